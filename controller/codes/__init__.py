@@ -1,0 +1,110 @@
+"""Codes of laws as values: what differs between duplicate, rubber, Chicago and 1905 bridge.
+
+A table is given one ``Code``; the engine never asks which code it has. Each code says:
+the law reference for a situation (numbers differ between codes), the dealer and
+vulnerability of the next deal, how a deal is scored onto its score sheet, and what is
+scored when the session ends (an unfinished rubber, Law 80).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from controller.errors import BridgeTableError
+from controller.scoring import DealResult
+from controller.seats import Seat, Side, Vulnerability
+
+__all__ = ["CODE_NAMES", "Code", "Sheet", "SheetEntry", "UnknownCodeError", "code_named"]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetEntry:
+    """One line on a score sheet: ``points`` to ``side``, below the line or above it."""
+
+    deal: int
+    side: Side
+    points: int
+    below: bool
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """A score sheet: every entry so far and the number of deals scored.
+
+    Codes that need more (games won, partscores toward game, the rubber count) subclass it.
+    """
+
+    entries: tuple[SheetEntry, ...] = ()
+    deals: int = 0
+    last_dealer: Seat | None = None
+
+    def total(self, side: Side) -> int:
+        return sum(e.points for e in self.entries if e.side is side)
+
+    @property
+    def total_ns(self) -> int:
+        """North-South's net score: their points less East-West's."""
+        return self.total(Side.NS) - self.total(Side.EW)
+
+
+class Code(Protocol):
+    """A code of laws in force at a table (DESIGN.md "Codes")."""
+
+    @property
+    def name(self) -> str:
+        """``duplicate``, ``rubber``, ``chicago`` or ``bridge1905``."""
+        ...
+
+    @property
+    def declares_trumps(self) -> bool:
+        """True where the dealer declares trumps instead of an auction (1905, W 45)."""
+        ...
+
+    def law(self, situation: str) -> str:
+        """The law reference in this code for a catalogue situation or irregularity kind."""
+        ...
+
+    def new_sheet(self) -> Sheet:
+        """An empty score sheet."""
+        ...
+
+    def deal_setup(self, sheet: Sheet, number: int | None, dealer: Seat | None,
+                   vulnerability: Vulnerability | None) -> tuple[Seat, Vulnerability]:
+        """Dealer and vulnerability of the next deal; the log's values are hints the code may overrule."""
+        ...
+
+    def score_deal(self, sheet: Sheet, result: DealResult) -> tuple[Sheet, tuple[SheetEntry, ...]]:
+        """The sheet after scoring one deal, and the entries that deal added."""
+        ...
+
+    def finish(self, sheet: Sheet) -> tuple[Sheet, tuple[SheetEntry, ...]]:
+        """The sheet when the session ends (e.g. Law 80 for an unfinished rubber)."""
+        ...
+
+
+class UnknownCodeError(BridgeTableError, ValueError):
+    """A code name that is not one of ``CODE_NAMES``."""
+
+
+CODE_NAMES = ("duplicate", "rubber", "chicago", "bridge1905")
+
+
+def code_named(name: str, settings: Mapping[str, object] | None = None) -> Code:
+    """The code called ``name`` with its table settings (e.g. ``{"club_laws": True}``)."""
+    settings = settings or {}
+    if name == "duplicate":
+        from controller.codes.duplicate import Duplicate
+        return Duplicate()
+    if name == "rubber":
+        from controller.codes.rubber import Rubber
+        return Rubber(club_laws=bool(settings.get("club_laws", False)))
+    if name == "chicago":
+        from controller.codes.chicago import Chicago
+        return Chicago()
+    if name == "bridge1905":
+        from controller.codes.bridge1905 import Bridge1905
+        return Bridge1905()
+    raise UnknownCodeError(f"unknown code {name!r}: expected one of {', '.join(CODE_NAMES)}")
