@@ -84,7 +84,7 @@ class Vulnerability(Enum):
 
     @classmethod
     def parse(cls, text: str) -> Vulnerability:
-        """The vulnerability of its PBN or LIN text (``None``/``Love``/``-``, ``NS``, ``EW``, ``All``/``Both``)."""
+        """The vulnerability of its PBN or LIN text (``None``/``Love``, ``NS``, ``EW``, ``All``/``Both``)."""
         v = _VUL_BY_TEXT.get(text.strip().upper())
         if v is None:
             raise NotationError(f"invalid vulnerability {text!r}")

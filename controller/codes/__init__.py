@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from controller.errors import BridgeTableError
 from controller.scoring import DealResult
 from controller.seats import Seat, Side, Vulnerability
+
+if TYPE_CHECKING:
+    from controller.codes.bridge1905 import Declaration1905
 
 __all__ = ["CODE_NAMES", "Code", "Sheet", "SheetEntry", "UnknownCodeError", "code_named"]
 
@@ -73,7 +76,11 @@ class Code(Protocol):
 
     def deal_setup(self, sheet: Sheet, number: int | None, dealer: Seat | None,
                    vulnerability: Vulnerability | None) -> tuple[Seat, Vulnerability]:
-        """Dealer and vulnerability of the next deal; the log's values are hints the code may overrule."""
+        """Dealer and vulnerability of the next deal (the log's values are hints)."""
+        ...
+
+    def declaration(self, dealer: Seat) -> Declaration1905 | None:
+        """The 1905 trump declaration for a deal by ``dealer``; None where an auction is held."""
         ...
 
     def score_deal(self, sheet: Sheet, result: DealResult) -> tuple[Sheet, tuple[SheetEntry, ...]]:
@@ -106,5 +113,10 @@ def code_named(name: str, settings: Mapping[str, object] | None = None) -> Code:
         return Chicago()
     if name == "bridge1905":
         from controller.codes.bridge1905 import Bridge1905
-        return Bridge1905()
+        cap = settings.get("max_odd_trick_value")
+        five = settings.get("five_honours_divided")
+        code = Bridge1905(max_odd_trick_value=int(cap) if isinstance(cap, int | float) else None)
+        if isinstance(five, list | tuple) and len(five) == 4:
+            code = Bridge1905(tuple(int(v) for v in five), code.max_odd_trick_value)  # type: ignore[arg-type]
+        return code
     raise UnknownCodeError(f"unknown code {name!r}: expected one of {', '.join(CODE_NAMES)}")

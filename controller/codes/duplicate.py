@@ -22,6 +22,10 @@ class Duplicate:
     def law(self, situation: str) -> str:
         return DUPLICATE_LAWS.get(situation, "")
 
+    def declaration(self, dealer: Seat) -> None:
+        """No trump declaration: the contract comes from an auction (Law 17)."""
+        return None
+
     def new_sheet(self) -> Sheet:
         return Sheet()
 

@@ -1,0 +1,190 @@
+"""Table actions: what happened at the table, one immutable value each (the table log's lines).
+
+Every action carries ``t``, seconds since the session started (the sensing layer's clock).
+The JSON form of each is documented in README.md ("The table log") and read and written
+by ``controller.records.tablelog``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controller.calls import Call, Denomination
+from controller.cards import Card
+from controller.deal import Deal
+from controller.seats import Seat, Vulnerability
+
+__all__ = [
+    "Action",
+    "Adjust",
+    "Agree",
+    "AlertCard",
+    "BoardStart",
+    "CallDirector",
+    "Claim",
+    "Concede",
+    "Declare",
+    "DoubleDeclaration",
+    "FaceCards",
+    "MakeCall",
+    "PickUp",
+    "PlayCard",
+    "Ruling",
+    "Satisfied",
+    "SessionStart",
+    "StopCard",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionStart:
+    """The code of laws in force and the table settings (first line of a table log)."""
+
+    code: str = "duplicate"
+    settings: tuple[tuple[str, object], ...] = ()
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class BoardStart:
+    """A new board (duplicate) or deal; hands, dealer and vulnerability where known."""
+
+    number: int | None = None
+    dealer: Seat | None = None
+    vulnerability: Vulnerability | None = None
+    deal: Deal | None = None
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class MakeCall:
+    """A call made by ``seat`` (a bid card placed from its bidding box)."""
+
+    seat: Seat
+    call: Call
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class StopCard:
+    """The Stop card shown by ``seat`` before a skip bid (R App. 2; ACBL skip-bid regulation)."""
+
+    seat: Seat
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class AlertCard:
+    """The Alert card shown by ``seat`` for partner's last call."""
+
+    seat: Seat
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """A card put on ``seat``'s play zone (dummy's cards are put on dummy's zone)."""
+
+    seat: Seat
+    card: Card
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class FaceCards:
+    """Cards put face up on ``seat``'s spread zone (dummy's hand, a hand faced for a claim)."""
+
+    seat: Seat
+    cards: tuple[Card, ...]
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class PickUp:
+    """A card taken back from ``seat``'s zones."""
+
+    seat: Seat
+    card: Card
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class CallDirector:
+    """``seat`` pressed the call-the-arbiter button."""
+
+    seat: Seat
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """``seat`` claims ``tricks`` of the remaining tricks for its side (Law 68)."""
+
+    seat: Seat
+    tricks: int
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Concede:
+    """``seat`` concedes ``tricks`` of the remaining tricks to the opponents (Law 68)."""
+
+    seat: Seat
+    tricks: int
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Agree:
+    """``seat`` agrees to the pending claim or concession (Law 69)."""
+
+    seat: Seat
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """The arbiter's decision on irregularity ``id`` (None: the latest one awaiting a ruling)."""
+
+    option: str
+    id: int | None = None
+    args: tuple[tuple[str, object], ...] = ()
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Adjust:
+    """The arbiter assigns declarer's side ``tricks`` on the board in play (Laws 12, 64C, 69-71)."""
+
+    tricks: int
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """1905: ``seat`` names the trump (``denomination``), or the dealer passes it to partner (None)."""
+
+    seat: Seat
+    denomination: Denomination | None
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleDeclaration:
+    """1905: ``seat`` doubles (or redoubles) the value of the tricks (W 50-55)."""
+
+    seat: Seat
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Satisfied:
+    """1905: ``seat`` declines to (re)double: "May I lead?", "Yes", "Satisfied" (W 51-57)."""
+
+    seat: Seat
+    t: float = 0.0
+
+
+Action = (SessionStart | BoardStart | MakeCall | StopCard | AlertCard | PlayCard | FaceCards
+          | PickUp | CallDirector | Claim | Concede | Agree | Ruling | Adjust | Declare
+          | DoubleDeclaration | Satisfied)

@@ -1,0 +1,137 @@
+"""The irregularity record of LAWS.md Part 1 and the small pure detectors of the auction and play.
+
+Each detector looks at the state and one action and returns the situation it sees, or
+None; ``table.step`` turns a situation into an ``Irregularity`` with the law of the code
+in force. Rectification (rulings and their enforcement) builds on these records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controller.auction import Auction
+from controller.calls import Call, CallKind
+from controller.cards import Card
+from controller.play import Play
+from controller.seats import Seat
+
+__all__ = [
+    "KIND_OF_SITUATION",
+    "OPTIONS",
+    "Irregularity",
+    "detect_call_after_auction_closed",
+    "detect_call_out_of_rotation",
+    "detect_inadmissible_double",
+    "detect_insufficient_bid",
+    "detect_play_out_of_turn",
+    "detect_revoke",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Irregularity:
+    """One irregularity: what happened, the law in force, who offended, who chooses, the options.
+
+    ``status`` is ``awaiting_ruling``, ``accepted`` (by the non-offender acting), ``ruled``
+    or ``noted``. ``trick`` is the trick number (1..13) for the play, None in the auction.
+    """
+
+    id: int
+    kind: str
+    situation: str
+    law: str
+    offender: Seat | None
+    chooser: str
+    options: tuple[str, ...]
+    detail: str
+    t: float
+    board: int | None = None
+    trick: int | None = None
+    ruling: tuple[tuple[str, object], ...] | None = None
+    status: str = "awaiting_ruling"
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON form of the replay contract (DESIGN.md)."""
+        return {
+            "id": self.id, "kind": self.kind, "situation": self.situation, "law": self.law,
+            "offender": None if self.offender is None else str(self.offender),
+            "chooser": self.chooser, "options": list(self.options),
+            "ruling": None if self.ruling is None else dict(self.ruling),
+            "status": self.status, "detail": self.detail, "t": self.t,
+            "board": self.board, "trick": self.trick,
+        }
+
+
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "insufficient_bid": ("accept", "correct"),
+    "call_out_of_rotation": ("accept", "cancel"),
+    "change_of_call": ("inadvertent", "purposeful"),
+    "inadmissible_call": ("cancel", "accept"),
+    "card_exposed_in_auction": ("acknowledge",),
+    "opening_lead_out_of_turn": ("accept_see_dummy", "accept_become_dummy", "require_suit",
+                                 "forbid_suit", "leave_penalty_card"),
+    "lead_out_of_turn": ("accept", "reject"),
+    "premature_play": ("require_highest", "require_lowest", "forbid_suit"),
+    "penalty_card": ("require_suit", "forbid_suit", "no_restriction", "designate"),
+    "failure_to_play_penalty_card": ("accept_play", "require_penalty_card"),
+    "simultaneous_play": ("play",),
+    "failure_to_comply": ("confirm",),
+    "revoke": ("correct", "confirm", "adjust"),
+    "defective_trick": ("confirm", "adjust"),
+    "claim": ("agree", "dispute", "award"),
+    "deck_problem": ("redeal", "continue", "adjust"),
+    "wrong_board": ("continue", "redeal", "adjust"),
+    "tempo": ("note", "dismiss"),
+}
+
+KIND_OF_SITUATION: dict[str, str] = {
+    "insufficient_bid": "insufficient_bid",
+    "call_out_of_rotation": "call_out_of_rotation",
+    "inadmissible_double": "inadmissible_call",
+    "call_after_auction_closed": "inadmissible_call",
+    "opening_lead_out_of_turn": "opening_lead_out_of_turn",
+    "lead_out_of_turn": "lead_out_of_turn",
+    "premature_play": "premature_play",
+    "revoke": "revoke",
+    "card_not_in_hand": "deck_problem",
+    "card_played_twice": "deck_problem",
+    "card_in_two_hands": "deck_problem",
+}
+
+
+def detect_call_after_auction_closed(auction: Auction) -> str | None:
+    """A call once the auction has closed (Law 39)."""
+    return "call_after_auction_closed" if auction.is_complete else None
+
+
+def detect_call_out_of_rotation(auction: Auction, seat: Seat) -> str | None:
+    """A call by a seat that is not in turn (Laws 28-32)."""
+    return None if seat is auction.turn else "call_out_of_rotation"
+
+
+def detect_insufficient_bid(auction: Auction, call: Call) -> str | None:
+    """A bid not higher than the last bid (Law 27)."""
+    return None if auction.is_sufficient(call) else "insufficient_bid"
+
+
+def detect_inadmissible_double(auction: Auction, call: Call, seat: Seat) -> str | None:
+    """A double or redouble the auction does not allow (Law 36)."""
+    if call.kind in (CallKind.DOUBLE, CallKind.REDOUBLE) and not auction.is_legal(call, seat):
+        return "inadmissible_double"
+    return None
+
+
+def detect_play_out_of_turn(play: Play, seat: Seat) -> str | None:
+    """A card from a seat not in turn: opening lead (54), lead (53-56) or premature play (57)."""
+    if seat is play.turn:
+        return None
+    if not play.tricks and not play.current.cards:
+        return "opening_lead_out_of_turn"
+    if not play.current.cards:
+        return "lead_out_of_turn"
+    return "premature_play"
+
+
+def detect_revoke(play: Play, seat: Seat, card: Card) -> str | None:
+    """A card not of the suit led by a seat that holds that suit (Law 61), hands known."""
+    return "revoke" if play.is_revoke(seat, card) else None

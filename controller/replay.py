@@ -1,0 +1,318 @@
+"""Replay table logs and board records through the table and report them (``tablectl replay``).
+
+The report is the DESIGN.md contract: ``{"session": {...}, "boards": [...]}``, one board
+entry per record of the input, in input order; a record that cannot be replayed still
+gets its entry, with an ``error`` that says why.
+
+A record's own tags (Contract, Declarer, Result, Score, LIN ``rs``) can be wrong: the
+auction and the play decide, and every place where the record's tags differ from the
+replay is listed in the entry's ``differences``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from controller import actions as a
+from controller.contract import Contract
+from controller.errors import NotationError
+from controller.records.model import BoardRecord
+from controller.records.tablelog import LogLine
+from controller.seats import Seat, board_dealer
+from controller.table import (
+    BoardOutcome,
+    Phase,
+    TableState,
+    abandon_board,
+    finish_session,
+    step,
+)
+
+__all__ = ["ReplayReport", "outcome_json", "record_actions", "replay_log", "replay_records"]
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayReport:
+    """The state after the replay and the JSON-ready report."""
+
+    state: TableState
+    report: dict[str, Any]
+
+
+def outcome_json(outcome: BoardOutcome, state: TableState) -> dict[str, Any]:
+    """The contract fields of one finished board (DESIGN.md, ``tablectl replay --json``)."""
+    b = outcome.board
+    contract = b.contract
+    if contract is not None:
+        contract_text: str | None = contract.text
+    elif b.auction.is_passed_out:
+        contract_text = "Pass"
+    else:
+        contract_text = None
+    ids = set(b.irregularity_ids)
+    play = b.play.played_cards() if b.play is not None else ()
+    entry: dict[str, Any] = {
+        "number": b.number,
+        "dealer": str(b.dealer),
+        "vul": str(b.vulnerability),
+        "deal": None if b.deal is None else b.deal.pbn(),
+        "auction": [str(c) for c in b.auction.calls],
+        "contract": contract_text,
+        "declarer": None if contract is None else str(contract.declarer),
+        "play": [str(c) for c in play],
+        "tricks": outcome.tricks,
+        "result": outcome.result,
+        "score_ns": outcome.score_ns,
+        "status": outcome.status,
+        "irregularities": [i.as_dict() for i in state.irregularities if i.id in ids],
+    }
+    if b.alerts:
+        entry["alerts"] = list(b.alerts)
+    if b.call_times or b.play_times:
+        entry["timing"] = {"calls": list(b.call_times), "play": list(b.play_times)}
+    if outcome.entries and state.code.name != "duplicate":
+        entry["sheet"] = [{"side": str(e.side), "points": e.points,
+                           "below": e.below, "label": e.label} for e in outcome.entries]
+    return entry
+
+
+def _session_json(state: TableState) -> dict[str, Any]:
+    return {"code": state.code.name, "total_ns": state.total_ns}
+
+
+def replay_log(lines: Iterable[LogLine], progress: Progress | None = None) -> ReplayReport:
+    """Replay a table log: one board entry per ``board`` line; bad lines reported in ``errors``."""
+    state = TableState.new()
+    errors: list[str] = []
+    rejected: list[str] = []
+    for line in lines:
+        if line.action is None:
+            errors.append(line.error or f"line {line.line}: unreadable")
+            continue
+        result = step(state, line.action)
+        for ev in result.events:
+            if ev.kind == "rejected":
+                rejected.append(f"line {line.line}: {ev.detail}")
+        state = result.state
+        if progress is not None and isinstance(line.action, a.BoardStart):
+            progress(len(state.boards), 0)
+    state = finish_session(state)
+    report: dict[str, Any] = {
+        "session": _session_json(state),
+        "boards": [outcome_json(o, state) for o in state.boards],
+    }
+    if errors:
+        report["errors"] = errors
+    if rejected:
+        report["rejected"] = rejected
+    return ReplayReport(state, report)
+
+
+# --- board records -------------------------------------------------------------------------
+
+def record_actions(rec: BoardRecord) -> list[a.Action]:
+    """The table actions that reproduce a record's auction (the play is fed by ``replay_records``).
+
+    Raises NotationError for a record that cannot be replayed at all.
+    """
+    if rec.error:
+        raise NotationError(rec.error)
+    if rec.deal is None:
+        raise NotationError("the record has no deal")
+    if rec.calls is None:
+        raise NotationError("the record has no auction (the board was not played here)")
+    if not rec.calls:
+        raise NotationError("the record's auction is empty")
+    dealer = rec.dealer
+    if dealer is None:
+        if rec.number is None:
+            raise NotationError("the record gives neither dealer nor board number")
+        dealer = board_dealer(rec.number)
+    out: list[a.Action] = [a.BoardStart(rec.number, dealer, rec.vulnerability, rec.deal.completed())]
+    seat = dealer
+    for i, call in enumerate(rec.calls):
+        out.append(a.MakeCall(seat, call, float(i)))
+        seat = seat.lho
+    return out
+
+
+def replay_records(records: Sequence[BoardRecord], progress: Progress | None = None,
+                   code: str = "duplicate") -> ReplayReport:
+    """Replay PBN/LIN records, one board each, through one table session."""
+    state = TableState.new(code)
+    entries: list[dict[str, Any]] = []
+    total = len(records)
+    for n, rec in enumerate(records, 1):
+        state, entry = _replay_record(state, rec)
+        entries.append(entry)
+        if progress is not None and (n % 500 == 0 or n == total):
+            progress(n, total)
+    state = finish_session(state)
+    return ReplayReport(state, {"session": _session_json(state), "boards": entries})
+
+
+def _replay_record(state: TableState, rec: BoardRecord) -> tuple[TableState, dict[str, Any]]:
+    base: dict[str, Any] = {"source": rec.source, "number": rec.number}
+    try:
+        acts = record_actions(rec)
+    except NotationError as exc:
+        return state, base | {"error": str(exc)}
+    before = len(state.boards)
+    notes: list[str] = list(rec.warnings)
+    for act in acts:
+        state = step(state, act).state
+    board = state.board
+    assert board is not None
+    if board.phase is Phase.AUCTION:
+        notes.append("the auction stops before its end")
+    t = float(len(acts))
+    contradiction = False
+    for card in rec.play:
+        board = state.board
+        if board is None or board.phase is not Phase.PLAY or board.play is None:
+            notes.append("cards recorded after the play ended were ignored")
+            break
+        result = step(state, a.PlayCard(board.play.turn, card, t))
+        t += 1
+        state = result.state
+        if any(i.kind == "deck_problem" for i in result.irregularities):
+            contradiction = True
+            notes.append(f"the record's play contradicts its deal: {result.irregularities[0].detail}"
+                         " (play not replayed further)")
+            break
+    board = state.board
+    if board is not None and board.phase is Phase.PLAY and board.play is not None:
+        state, note = _close_by_record(state, rec, contradiction, t)
+        if note:
+            notes.append(note)
+    if len(state.boards) == before:
+        state = abandon_board(state)
+    outcome = state.boards[-1]
+    entry = base | outcome_json(outcome, state)
+    entry["number"] = rec.number
+    entry["differences"] = _differences(rec, entry)
+    if notes:
+        entry["notes"] = notes
+    entry["marks"] = _check_marks(rec, entry)
+    if not entry["marks"]:
+        del entry["marks"]
+    return state, entry
+
+
+def _close_by_record(state: TableState, rec: BoardRecord, contradiction: bool,
+                     t: float) -> tuple[TableState, str | None]:
+    """End a board whose play stops early: the record's claim, as an agreed claim if possible."""
+    board = state.board
+    assert board is not None and board.play is not None
+    if rec.claim is None:
+        return state, "the play stops before the end and the record states no result"
+    play = board.play
+    declarer = play.declarer
+    remaining = 13 - len(play.tricks)
+    wanted = rec.claim - play.declarer_tricks
+    if not contradiction and 0 <= wanted <= remaining:
+        state = step(state, a.Claim(declarer, wanted, t)).state
+        state = step(state, a.Agree(declarer.lho, t)).state
+        state = step(state, a.Agree(declarer.rho, t)).state
+        return state, None
+    state = step(state, a.Adjust(rec.claim, t)).state
+    why = ("the play could not be replayed" if contradiction else
+           f"declarer had won {play.declarer_tricks} with {remaining} tricks to play")
+    return state, (f"the record's result ({rec.claim} tricks) is taken as the arbiter's "
+                   f"assigned result: {why}")
+
+
+_RS_RE = re.compile(r"^([1-7])([CDHSN])([NESW])(X{0,2})([=+-]\d*)$", re.IGNORECASE)
+
+
+def _recorded(rec: BoardRecord) -> dict[str, str]:
+    """What the record's own tags say of contract, declarer, tricks and score."""
+    out: dict[str, str] = {}
+    contract = rec.tag("Contract")
+    if contract:
+        out["contract"] = contract.strip()
+    declarer = rec.tag("Declarer")
+    if declarer:
+        out["declarer"] = declarer.strip().lstrip("^")
+    result = rec.tag("Result")
+    if result:
+        out["result"] = result.strip().lstrip("^")
+    score = rec.tag("Score")
+    if score:
+        out["score"] = score.strip()
+    rs = rec.tag("RecordedResult")
+    if rs:
+        out["rs"] = rs.strip()
+    return out
+
+
+def _norm_contract(text: str) -> str | None:
+    if text.upper() in ("PASS", "P"):
+        return "Pass"
+    try:
+        return Contract.parse(text, Seat.N).text
+    except NotationError:
+        return None
+
+
+def _differences(rec: BoardRecord, entry: dict[str, Any]) -> list[str]:
+    """Where the record's tags disagree with the replay (the replay is right by construction)."""
+    rec_tags = _recorded(rec)
+    diffs: list[str] = []
+    ours_c = entry.get("contract")
+    if "contract" in rec_tags and ours_c is not None:
+        theirs = _norm_contract(rec_tags["contract"])
+        if theirs != ours_c:
+            diffs.append(f"contract: record {rec_tags['contract']}, auction {ours_c}")
+    if ("declarer" in rec_tags and entry.get("declarer") and ours_c not in (None, "Pass")
+            and rec_tags["declarer"] != entry["declarer"]):
+        diffs.append(f"declarer: record {rec_tags['declarer']}, auction {entry['declarer']}")
+    tricks = entry.get("tricks")
+    if (tricks is not None and rec_tags.get("result", "").isdigit()
+            and int(rec_tags["result"]) != tricks):
+        diffs.append(f"tricks: record {rec_tags['result']}, replay {tricks}")
+    score = entry.get("score_ns")
+    if "score" in rec_tags and score is not None:
+        m = re.match(r"^(NS|EW)\s+(-?\d+)$", rec_tags["score"])
+        if m:
+            theirs_ns = int(m.group(2)) * (1 if m.group(1) == "NS" else -1)
+            if theirs_ns != score:
+                diffs.append(f"score: record {rec_tags['score']}, replay NS {score}")
+    if "rs" in rec_tags and ours_c is not None:
+        m = _RS_RE.match(rec_tags["rs"])
+        ours_rs = None
+        if ours_c != "Pass" and entry.get("result") is not None:
+            ours_rs = (ours_c.replace("NT", "N") + str(entry["declarer"]) + entry["result"])
+        if m:
+            theirs_rs = (m.group(1) + m.group(2).upper() + m.group(3).upper() + m.group(4).upper()
+                         + (m.group(5) if m.group(5) != "=" else "="))
+            mine = None if ours_rs is None else _rs_norm(ours_rs)
+            if mine != theirs_rs:
+                diffs.append(f"result: vugraph rs {rec_tags['rs']}, replay {ours_rs}")
+    return diffs
+
+
+def _rs_norm(text: str) -> str:
+    m = re.match(r"^(\d)([CDHSN])(X{0,2})([NESW])(.*)$", text)
+    if not m:
+        return text
+    return m.group(1) + m.group(2) + m.group(4) + m.group(3) + m.group(5)
+
+
+def _check_marks(rec: BoardRecord, entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """PBN ``^R`` revoke marks checked against the revokes the replay detected."""
+    out = []
+    for index, letter in rec.marks:
+        if letter != "R":
+            continue
+        trick = index // 4 + 1
+        found = [i for i in entry.get("irregularities", []) if i["kind"] == "revoke"
+                 and i["trick"] == trick]
+        out.append({"mark": "R", "card": index, "trick": trick,
+                    "detected": [f"{i['offender']} at trick {i['trick']}" for i in found]})
+    return out

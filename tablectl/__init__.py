@@ -1,0 +1,1 @@
+"""``tablectl``: the one composition root that wires controller, drivers, storage and web."""

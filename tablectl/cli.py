@@ -1,0 +1,158 @@
+"""``tablectl``: the one composition root of the table (replay now; run and demo as they land)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from controller.errors import BridgeTableError
+from controller.records import lin, pbn, tablelog
+from controller.records.model import BoardRecord
+from controller.replay import ReplayReport, replay_log, replay_records
+
+__all__ = ["main"]
+
+
+class UsageError(BridgeTableError, ValueError):
+    """The input cannot be used at all (missing file, unknown format, nothing readable)."""
+
+
+def _progress_printer(label: str) -> Any:
+    start = time.monotonic()
+
+    def progress(done: int, total: int) -> None:
+        if total >= 1000:
+            rate = done / max(time.monotonic() - start, 1e-9)
+            print(f"{label}: {done}/{total} boards ({rate:,.0f}/s)", file=sys.stderr)
+    return progress
+
+
+def load_records(path: Path) -> list[BoardRecord]:
+    """The records of a .pbn or .lin file."""
+    suffix = path.suffix.lower()
+    if suffix == ".pbn":
+        return pbn.load(path)
+    if suffix == ".lin":
+        return lin.load(path)
+    raise UsageError(f"{path}: unknown record format {suffix!r} (expected .jsonl, .pbn or .lin)")
+
+
+def replay_file(path: Path) -> ReplayReport:
+    """Replay a table log, PBN or LIN file; UsageError if it cannot be used at all."""
+    if not path.is_file():
+        raise UsageError(f"{path}: no such file")
+    progress = _progress_printer(path.name)
+    if path.suffix.lower() in (".jsonl", ".log", ".json"):
+        lines = tablelog.load(path)
+        if lines and all(line.action is None for line in lines):
+            raise UsageError(f"{path}: no line of this table log could be read "
+                             f"({lines[0].error})")
+        return replay_log(lines, progress)
+    records = load_records(path)
+    if not records:
+        raise UsageError(f"{path}: no board record found")
+    return replay_records(records, progress)
+
+
+def _summary(report: dict[str, Any]) -> str:
+    lines = []
+    for b in report["boards"]:
+        where = b.get("source") or f"board {b.get('number')}"
+        if "error" in b:
+            lines.append(f"{where}: cannot replay: {b['error']}")
+            continue
+        contract = b["contract"] or "(auction incomplete)"
+        by = f" by {b['declarer']}" if b.get("declarer") else ""
+        result = b["result"] if b["result"] is not None else "?"
+        score = b["score_ns"] if b["score_ns"] is not None else "-"
+        line = (f"{where}: {contract}{by} {result}  tricks {b['tricks']}  NS {score}"
+                f"  [{b['status']}]")
+        if b["irregularities"]:
+            line += "  irregularities: " + ", ".join(
+                f"#{i['id']} {i['kind']} by {i['offender']} (Law {i['law']})"
+                for i in b["irregularities"])
+        for d in b.get("differences", []):
+            line += f"\n    record differs: {d}"
+        lines.append(line)
+    s = report["session"]
+    errors = sum(1 for b in report["boards"] if "error" in b)
+    lines.append(f"{len(report['boards'])} boards ({errors} not replayable); "
+                 f"code {s['code']}; NS total {s['total_ns']:+d}")
+    return "\n".join(lines)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        result = replay_file(path)
+    except (BridgeTableError, OSError) as exc:
+        print(f"tablectl replay: {exc}", file=sys.stderr)
+        return 2
+    report = result.report
+    if args.record is not None:
+        boards = report["boards"]
+        if not 1 <= args.record <= len(boards):
+            print(f"tablectl replay: {path} has {len(boards)} records, not {args.record}",
+                  file=sys.stderr)
+            return 2
+        report = {"session": report["session"], "boards": [boards[args.record - 1]]}
+    if args.json:
+        json.dump(report, sys.stdout, indent=None if args.compact else 1)
+        sys.stdout.write("\n")
+    else:
+        print(_summary(report))
+    return 0
+
+
+def _cmd_demo_replay(args: argparse.Namespace) -> int:
+    """Replay one real board from the corpus and print its record and score (``make run``)."""
+    corpus = Path(os.environ.get("BRIDGE_CORPUS", "../shared/corpus"))
+    path = corpus / "pbntools_bbo_online" / "test_6_bbo_skyclub_20130810" / \
+        "sky_club_2196_pairs_sky_club_jackpot_2000.pbn"
+    if not path.is_file():
+        print(f"tablectl: the corpus is not at {corpus} (set BRIDGE_CORPUS)", file=sys.stderr)
+        return 2
+    records = pbn.load(path)
+    rec = records[args.record - 1]
+    result = replay_records([rec])
+    entry = result.report["boards"][0]
+    print(f"# {rec.source}\n")
+    print(pbn.dumps([rec]))
+    print(_summary({"session": result.report["session"], "boards": [entry]}))
+    print("\nTable log of this board (tablectl replay accepts it as .jsonl):")
+    from controller.replay import record_actions
+    from controller.table import TableState
+    del TableState
+    print(tablelog.dumps(record_actions(rec)), end="")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tablectl", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("replay", help="replay a table log (.jsonl), PBN or LIN file")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true", help="print the JSON report (DESIGN.md)")
+    p.add_argument("--compact", action="store_true", help="with --json: one line")
+    p.add_argument("--record", type=int, help="only the Nth record of the file (from 1)")
+    p.set_defaults(func=_cmd_replay)
+    d = sub.add_parser("demo-replay", help="replay one real corpus board and print it")
+    d.add_argument("--record", type=int, default=1)
+    d.set_defaults(func=_cmd_demo_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
