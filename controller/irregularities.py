@@ -82,6 +82,13 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "deck_problem": ("redeal", "continue", "adjust"),
     "wrong_board": ("continue", "redeal", "adjust"),
     "tempo": ("note", "dismiss"),
+    # 1905 declaration irregularities (W 46-48, 54-55): the named opponent lets the act
+    # stand, or claims a new deal / has the double struck out.
+    "w_trump_named_by_partner_uninvited": ("stands", "new_deal"),
+    "w_declaration_passed_back_to_dealer": ("stands", "new_deal"),
+    "w_adversary_names_or_passes_trump": ("stands", "new_deal"),
+    "w_double_before_may_i_lead": ("stands", "cancel"),
+    "w_redouble_out_of_turn": ("stands", "cancel"),
 }
 
 KIND_OF_SITUATION: dict[str, str] = {

@@ -22,7 +22,7 @@ from controller.auction import Auction
 from controller.calls import Call
 from controller.cards import Card, Suit
 from controller.codes import Code, Sheet, SheetEntry, code_named
-from controller.codes.bridge1905 import Declaration1905
+from controller.codes.bridge1905 import W_UNEXPECTED_ACT, Declaration1905
 from controller.contract import Contract
 from controller.deal import Deal
 from controller.irregularities import (
@@ -339,22 +339,44 @@ def _declaration(state: TableState, act: a.Declare | a.DoubleDeclaration | a.Sat
         move = ("double",)
     else:
         move = ("satisfied",)
-    result = board.declaration.apply(act.seat, move)
+    before = board.declaration
+    result = before.apply(act.seat, move)
+    if result.situation == W_UNEXPECTED_ACT:
+        return _reject(state, f"{act.seat} {move[0]}: not an act the 1905 laws allow now", act)
     board = replace(board, declaration=result.declaration)
     events = [Event("declaration", " ".join(str(m) for m in move), act.seat, act.t)]
     irrs: tuple[Irregularity, ...] = ()
     if result.situation is not None:
         state, board, irr = _raise(state, board, result.situation, act.seat,
-                                   f"{act.seat} {move[0]}", act.t)
+                                   f"{act.seat} {move[0]}", act.t,
+                                   chooser=_chooser_1905(result.situation, before))
         irrs = (irr,)
-    declaration = board.declaration
-    assert declaration is not None
-    if declaration.is_complete:
-        contract = declaration.contract()
-        play = Play.start(contract.declarer, contract.denomination.trump, board.deal)
-        board = replace(board, phase=Phase.PLAY, contract=contract, play=play)
-        events.append(Event("contract", str(contract), contract.declarer, act.t))
+    board, started = _declaration_done(board, act.t)
+    events.extend(started)
     return Step(replace(state, board=board), tuple(events), irrs)
+
+
+def _chooser_1905(situation: str, before: Declaration1905) -> str:
+    """Who decides a 1905 declaration irregularity (W 46-48 eldest/dealer; W 54, 55)."""
+    if situation in ("w_trump_named_by_partner_uninvited", "w_declaration_passed_back_to_dealer"):
+        return str(before.eldest)
+    if situation == "w_adversary_names_or_passes_trump":
+        return str(before.dealer)
+    if situation == "w_double_before_may_i_lead":
+        return str(before.maker or before.dealer)
+    last = before.last_doublers[before.adversaries]
+    return str(last or before.eldest)
+
+
+def _declaration_done(board: BoardState, t: float) -> tuple[BoardState, list[Event]]:
+    """Start the play once the declaration and doubling are over (W 57, 61)."""
+    declaration = board.declaration
+    if declaration is None or not declaration.is_complete or board.phase is not Phase.DECLARATION:
+        return board, []
+    contract = declaration.contract()
+    play = Play.start(contract.declarer, contract.denomination.trump, board.deal)
+    board = replace(board, phase=Phase.PLAY, contract=contract, play=play)
+    return board, [Event("contract", str(contract), contract.declarer, t)]
 
 
 # --- the play ------------------------------------------------------------------------------
@@ -522,8 +544,16 @@ def _ruling(state: TableState, act: a.Ruling) -> Step:
                        f"options are {', '.join(target.options)}", act)
     ruled = replace(target, ruling=(("option", act.option), *act.args), status="ruled")
     irrs = tuple(ruled if i.id == target.id else i for i in state.irregularities)
-    return Step(replace(state, irregularities=irrs),
-                (Event("ruling", f"{target.id} {act.option}", None, act.t),))
+    state = replace(state, irregularities=irrs)
+    events = [Event("ruling", f"{target.id} {act.option}", None, act.t)]
+    board = state.board
+    if (board is not None and board.declaration is not None
+            and board.declaration.pending == target.situation):
+        declaration = board.declaration.rule(act.option == "stands")
+        board, started = _declaration_done(replace(board, declaration=declaration), act.t)
+        state = replace(state, board=board)
+        events.extend(started)
+    return Step(state, tuple(events))
 
 
 # --- closing a board -------------------------------------------------------------------------
