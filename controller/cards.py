@@ -91,8 +91,11 @@ class Card:
                 raise NotationError(f"invalid card {text!r}")
         return card
 
+    def __hash__(self) -> int:
+        return self.suit * 13 + self.rank
+
     def __str__(self) -> str:
-        return self.suit.name + _RANK_CHARS[self.rank.value]
+        return _CARD_TEXT[self.suit * 13 + self.rank - 2]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -100,7 +103,7 @@ class Card:
     @property
     def index(self) -> int:
         """A number 0..51, clubs two first, spades ace last."""
-        return self.suit.value * 13 + self.rank.value - 2
+        return self.suit * 13 + self.rank - 2
 
 
 SUITS: tuple[Suit, ...] = (Suit.S, Suit.H, Suit.D, Suit.C)
@@ -112,4 +115,5 @@ RANKS: tuple[Rank, ...] = tuple(sorted(Rank, reverse=True))
 DECK: tuple[Card, ...] = tuple(Card(s, r) for s in Suit for r in Rank)
 """The 52 cards, clubs two first (so ``DECK[card.index] is card``)."""
 
+_CARD_TEXT: tuple[str, ...] = tuple(s.name + _RANK_CHARS[r.value] for s in Suit for r in Rank)
 _CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in DECK}

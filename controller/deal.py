@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from controller.cards import DECK, RANKS, SUITS, Card, Rank, Suit
+from controller.cards import DECK, Card, Suit
 from controller.errors import NotationError
 from controller.seats import SEATS, Seat
 
 __all__ = ["Deal", "Hand", "format_hand", "parse_hand"]
+
+_CARD_OF = {str(c): c for c in DECK}
 
 Hand = frozenset[Card]
 
@@ -24,22 +26,24 @@ def parse_hand(text: str) -> Hand:
     if len(parts) != 4:
         raise NotationError(f"invalid hand {text!r}: four suits separated by '.' expected")
     cards: list[Card] = []
-    for suit, holding in zip(SUITS, parts, strict=True):
-        holding = holding.replace("10", "T")
-        for ch in holding:
-            cards.append(Card(suit, Rank.parse(ch)))
+    for letter, holding in zip("SHDC", parts, strict=True):
+        for ch in holding.replace("10", "T"):
+            card = _CARD_OF.get(letter + ch.upper())
+            if card is None:
+                raise NotationError(f"invalid hand {text!r}: invalid rank {ch!r}")
+            cards.append(card)
     hand = frozenset(cards)
     if len(hand) != len(cards):
         raise NotationError(f"invalid hand {text!r}: a card is repeated")
-    return frozenset(DECK[c.index] for c in hand)
+    return hand
 
 
 def format_hand(hand: Iterable[Card]) -> str:
     """The PBN text of a hand, suits spades first, ranks from the ace down."""
-    held = set(hand)
-    return ".".join(
-        "".join(str(r) for r in RANKS if Card(suit, r) in held) for suit in SUITS
-    )
+    suits: list[list[str]] = [[], [], [], []]
+    for card in sorted(hand, reverse=True):
+        suits[3 - card.suit].append(str(card)[1])
+    return ".".join("".join(s) for s in suits)
 
 
 @dataclass(frozen=True, slots=True)

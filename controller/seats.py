@@ -42,24 +42,24 @@ class Seat(IntEnum):
     @property
     def lho(self) -> Seat:
         """Left-hand opponent: the next seat clockwise, who calls and plays after this one."""
-        return _SEATS[(self.value + 1) & 3]
+        return _SEATS[(self + 1) & 3]
 
     @property
     def partner(self) -> Seat:
-        return _SEATS[(self.value + 2) & 3]
+        return _SEATS[(self + 2) & 3]
 
     @property
     def rho(self) -> Seat:
         """Right-hand opponent: the seat that calls and plays just before this one."""
-        return _SEATS[(self.value + 3) & 3]
+        return _SEATS[(self + 3) & 3]
 
     @property
     def side(self) -> Side:
-        return Side(self.value & 1)
+        return _SIDES[self & 1]
 
     def offset(self, n: int) -> Seat:
         """The seat ``n`` places clockwise from this one."""
-        return _SEATS[(self.value + n) & 3]
+        return _SEATS[(self + n) & 3]
 
     def __str__(self) -> str:
         return self.name
@@ -69,6 +69,7 @@ class Seat(IntEnum):
 
 
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
+_SIDES = (Side.NS, Side.EW)
 SEATS: tuple[Seat, ...] = _SEATS
 _SEAT_BY_TEXT = {s.name: s for s in Seat} | {
     "NORTH": Seat.N, "EAST": Seat.E, "SOUTH": Seat.S, "WEST": Seat.W}

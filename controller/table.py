@@ -13,7 +13,7 @@ being a played card, stays in its trick).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -39,6 +39,7 @@ from controller.irregularities import (
 from controller.play import Play
 from controller.scoring import DealResult
 from controller.seats import Seat, Side, Vulnerability
+from controller.values import evolve
 
 __all__ = [
     "BoardOutcome", "BoardState", "Event", "Phase", "Step", "TableState", "abandon_board", "finish_session",
@@ -219,8 +220,8 @@ def _raise(state: TableState, board: BoardState, situation: str, offender: Seat 
         id=len(state.irregularities) + 1, kind=kind, situation=situation, law=law,
         offender=offender, chooser=chooser or _default_chooser(kind, offender, board),
         options=OPTIONS.get(kind, ()), detail=detail, t=t, board=board.number, trick=trick)
-    board = replace(board, irregularity_ids=(*board.irregularity_ids, irr.id))
-    return replace(state, irregularities=(*state.irregularities, irr), board=board), board, irr
+    board = evolve(board, irregularity_ids=(*board.irregularity_ids, irr.id))
+    return evolve(state, irregularities=(*state.irregularities, irr), board=board), board, irr
 
 
 def _default_chooser(kind: str, offender: Seat | None, board: BoardState) -> str:
@@ -266,7 +267,7 @@ def _board(state: TableState, act: a.BoardStart) -> Step:
         deal=act.deal, phase=Phase.DECLARATION if declaration else Phase.AUCTION,
         auction=Auction(dealer), declaration=declaration)
     events.append(Event("board", f"board {act.number} dealer {dealer} vul {vul}", None, act.t))
-    return Step(replace(state, board=board, director_called=None), tuple(events))
+    return Step(evolve(state, board=board, director_called=None), tuple(events))
 
 
 # --- the auction ---------------------------------------------------------------------------
@@ -289,7 +290,7 @@ def _call(state: TableState, act: a.MakeCall) -> Step:
         state, board, irr = _raise(state, board, situation, act.seat, detail, act.t)
         return Step(state, (Event("irregularity", irr.situation, act.seat, act.t),), (irr,))
     auction = auction.with_call(act.call)
-    board = replace(board, auction=auction, call_times=(*board.call_times, act.t))
+    board = evolve(board, auction=auction, call_times=(*board.call_times, act.t))
     events = [Event("call", str(act.call), act.seat, act.t)]
     if auction.is_complete:
         contract = auction.contract()
@@ -299,19 +300,19 @@ def _call(state: TableState, act: a.MakeCall) -> Step:
             return Step(state, tuple(events))
         board = _start_play(board, contract)
         events.append(Event("contract", str(contract), contract.declarer, act.t))
-    return Step(replace(state, board=board), tuple(events))
+    return Step(evolve(state, board=board), tuple(events))
 
 
 def _start_play(board: BoardState, contract: Contract) -> BoardState:
     play = Play.start(contract.declarer, contract.denomination.trump, board.deal)
-    return replace(board, phase=Phase.PLAY, contract=contract, play=play)
+    return evolve(board, phase=Phase.PLAY, contract=contract, play=play)
 
 
 def _stop(state: TableState, act: a.StopCard) -> Step:
     board = state.board
     if board is None or board.phase is not Phase.AUCTION:
         return _reject(state, "a Stop card is shown only during the auction", act)
-    return Step(replace(state, board=replace(board, stops=(*board.stops, (act.seat, act.t)))),
+    return Step(evolve(state, board=evolve(board, stops=(*board.stops, (act.seat, act.t)))),
                 (Event("stop", "", act.seat, act.t),))
 
 
@@ -320,7 +321,7 @@ def _alert(state: TableState, act: a.AlertCard) -> Step:
     if board is None or not board.auction.calls:
         return _reject(state, "an Alert needs a call to alert", act)
     index = len(board.auction.calls) - 1
-    return Step(replace(state, board=replace(board, alerts=(*board.alerts, index))),
+    return Step(evolve(state, board=evolve(board, alerts=(*board.alerts, index))),
                 (Event("alert", str(board.auction.calls[index]), act.seat, act.t),))
 
 
@@ -343,7 +344,7 @@ def _declaration(state: TableState, act: a.Declare | a.DoubleDeclaration | a.Sat
     result = before.apply(act.seat, move)
     if result.situation == W_UNEXPECTED_ACT:
         return _reject(state, f"{act.seat} {move[0]}: not an act the 1905 laws allow now", act)
-    board = replace(board, declaration=result.declaration)
+    board = evolve(board, declaration=result.declaration)
     events = [Event("declaration", " ".join(str(m) for m in move), act.seat, act.t)]
     irrs: tuple[Irregularity, ...] = ()
     if result.situation is not None:
@@ -353,7 +354,7 @@ def _declaration(state: TableState, act: a.Declare | a.DoubleDeclaration | a.Sat
         irrs = (irr,)
     board, started = _declaration_done(board, act.t)
     events.extend(started)
-    return Step(replace(state, board=board), tuple(events), irrs)
+    return Step(evolve(state, board=board), tuple(events), irrs)
 
 
 def _chooser_1905(situation: str, before: Declaration1905) -> str:
@@ -375,7 +376,7 @@ def _declaration_done(board: BoardState, t: float) -> tuple[BoardState, list[Eve
         return board, []
     contract = declaration.contract()
     play = Play.start(contract.declarer, contract.denomination.trump, board.deal)
-    board = replace(board, phase=Phase.PLAY, contract=contract, play=play)
+    board = evolve(board, phase=Phase.PLAY, contract=contract, play=play)
     return board, [Event("contract", str(contract), contract.declarer, t)]
 
 
@@ -407,7 +408,7 @@ def _card(state: TableState, act: a.PlayCard) -> Step:
     irrs: list[Irregularity] = []
     if board.claim is not None:
         events.append(Event("claim_withdrawn", "play continued", act.seat, act.t))
-        board = replace(board, claim=None)
+        board = evolve(board, claim=None)
     revoke = detect_revoke(play, act.seat, act.card)
     led = play.current.suit_led
     shown_out = board.shown_out
@@ -426,13 +427,13 @@ def _card(state: TableState, act: a.PlayCard) -> Step:
                                    f"holding {led}", act.t, trick_no)
         irrs.append(irr)
     play = play.with_card(act.card)
-    board = replace(board, play=play, played=board.played | {act.card}, shown_out=shown_out,
+    board = evolve(board, play=play, played=board.played | {act.card}, shown_out=shown_out,
                     play_times=(*board.play_times, act.t))
     events.append(Event("card", str(act.card), act.seat, act.t))
     if play.current.cards == () and play.tricks:
         events.append(Event("trick", f"trick {len(play.tricks)} to {play.tricks[-1].winner}",
                             play.tricks[-1].winner, act.t))
-    state = replace(state, board=board)
+    state = evolve(state, board=board)
     if play.is_complete:
         state = _close(state, board, "played", play.declarer_tricks)
         events.append(Event("board_done", "13 tricks played", None, act.t))
@@ -451,13 +452,13 @@ def _face(state: TableState, act: a.FaceCards) -> Step:
     board = state.board
     if board is None:
         return _reject(state, "cards faced before any board", act)
-    board = replace(board, faced=(*board.faced, (act.seat, act.cards)))
+    board = evolve(board, faced=(*board.faced, (act.seat, act.cards)))
     play = board.play
     if play is not None and play.hands[act.seat] is None and act.seat is play.dummy:
         hands = list(play.hands)
         hands[act.seat] = frozenset(act.cards)
-        board = replace(board, play=replace(play, hands=(hands[0], hands[1], hands[2], hands[3])))
-    return Step(replace(state, board=board),
+        board = evolve(board, play=evolve(play, hands=(hands[0], hands[1], hands[2], hands[3])))
+    return Step(evolve(state, board=board),
                 (Event("faced", " ".join(str(c) for c in act.cards), act.seat, act.t),))
 
 
@@ -466,7 +467,7 @@ def _pickup(state: TableState, act: a.PickUp) -> Step:
 
 
 def _director(state: TableState, act: a.CallDirector) -> Step:
-    return Step(replace(state, director_called=act.seat),
+    return Step(evolve(state, director_called=act.seat),
                 (Event("director_called", "", act.seat, act.t),))
 
 
@@ -489,7 +490,7 @@ def _claim(state: TableState, act: a.Claim | a.Concede) -> Step:
         needed = frozenset((declarer,))
     claim = PendingClaim(act.seat, side, tricks, needed)
     what = "claim" if isinstance(act, a.Claim) else "concession"
-    return Step(replace(state, board=replace(board, claim=claim)),
+    return Step(evolve(state, board=evolve(board, claim=claim)),
                 (Event(what, f"{tricks} of {remaining} remaining tricks to {side}", act.seat,
                        act.t),))
 
@@ -501,18 +502,18 @@ def _agree(state: TableState, act: a.Agree) -> Step:
     claim = board.claim
     if act.seat not in claim.needed:
         return _reject(state, f"{act.seat} is not an opponent of the claimer who must agree", act)
-    claim = replace(claim, agreed=claim.agreed | {act.seat})
-    board = replace(board, claim=claim)
+    claim = evolve(claim, agreed=claim.agreed | {act.seat})
+    board = evolve(board, claim=claim)
     events = [Event("agree", "", act.seat, act.t)]
     if claim.agreed >= claim.needed:
         play = board.play
         assert play is not None
         won = play.won[claim.side] + claim.tricks
         tricks = won if claim.side is play.declarer.side else 13 - won
-        state = _close(replace(state, board=board), board, "claimed", tricks)
+        state = _close(evolve(state, board=board), board, "claimed", tricks)
         events.append(Event("board_done", f"claim agreed: declarer {tricks} tricks", None, act.t))
         return Step(state, tuple(events))
-    return Step(replace(state, board=board), tuple(events))
+    return Step(evolve(state, board=board), tuple(events))
 
 
 def _adjust(state: TableState, act: a.Adjust) -> Step:
@@ -542,16 +543,16 @@ def _ruling(state: TableState, act: a.Ruling) -> Step:
         return _reject(state, f"option {act.option!r} is not offered for irregularity "
                        f"{target.id} ({target.kind}, Law {target.law}): "
                        f"options are {', '.join(target.options)}", act)
-    ruled = replace(target, ruling=(("option", act.option), *act.args), status="ruled")
+    ruled = evolve(target, ruling=(("option", act.option), *act.args), status="ruled")
     irrs = tuple(ruled if i.id == target.id else i for i in state.irregularities)
-    state = replace(state, irregularities=irrs)
+    state = evolve(state, irregularities=irrs)
     events = [Event("ruling", f"{target.id} {act.option}", None, act.t)]
     board = state.board
     if (board is not None and board.declaration is not None
             and board.declaration.pending == target.situation):
         declaration = board.declaration.rule(act.option == "stands")
-        board, started = _declaration_done(replace(board, declaration=declaration), act.t)
-        state = replace(state, board=board)
+        board, started = _declaration_done(evolve(board, declaration=declaration), act.t)
+        state = evolve(state, board=board)
         events.extend(started)
     return Step(state, tuple(events))
 
@@ -560,7 +561,7 @@ def _ruling(state: TableState, act: a.Ruling) -> Step:
 
 def _close(state: TableState, board: BoardState, status: str, tricks: int | None) -> TableState:
     """Finish ``board``: score it onto the sheet (unless incomplete) and record the outcome."""
-    board = replace(board, phase=Phase.DONE, claim=None)
+    board = evolve(board, phase=Phase.DONE, claim=None)
     entries: tuple[SheetEntry, ...] = ()
     sheet = state.sheet
     if status != "incomplete":
@@ -568,7 +569,7 @@ def _close(state: TableState, board: BoardState, status: str, tricks: int | None
                             board.deal, (0, 0), board.number)
         sheet, entries = state.code.score_deal(sheet, result)
     outcome = BoardOutcome(board, status, tricks, entries)
-    return replace(state, board=board, sheet=sheet, boards=(*state.boards, outcome))
+    return evolve(state, board=board, sheet=sheet, boards=(*state.boards, outcome))
 
 
 def abandon_board(state: TableState) -> TableState:
@@ -585,7 +586,7 @@ def finish_session(state: TableState) -> TableState:
     if state.board is not None and state.board.phase is not Phase.DONE:
         state = _close(state, state.board, "incomplete", None)
     sheet, _ = state.code.finish(state.sheet)
-    return replace(state, sheet=sheet, finished=True)
+    return evolve(state, sheet=sheet, finished=True)
 
 
 _HANDLERS: dict[type, Any] = {
