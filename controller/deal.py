@@ -41,7 +41,7 @@ def parse_hand(text: str) -> Hand:
 def format_hand(hand: Iterable[Card]) -> str:
     """The PBN text of a hand, suits spades first, ranks from the ace down."""
     suits: list[list[str]] = [[], [], [], []]
-    for card in sorted(hand, reverse=True):
+    for card in sorted(hand, key=hash, reverse=True):  # hash orders cards by suit, rank
         suits[3 - card.suit].append(str(card)[1])
     return ".".join("".join(s) for s in suits)
 

@@ -30,6 +30,7 @@ from controller.table import (
     finish_session,
     step,
 )
+from controller.values import evolve
 
 __all__ = ["ReplayReport", "outcome_json", "record_actions", "replay_log", "replay_records"]
 
@@ -54,7 +55,6 @@ def outcome_json(outcome: BoardOutcome, state: TableState) -> dict[str, Any]:
         contract_text = "Pass"
     else:
         contract_text = None
-    ids = set(b.irregularity_ids)
     play = b.play.played_cards() if b.play is not None else ()
     entry: dict[str, Any] = {
         "number": b.number,
@@ -69,7 +69,8 @@ def outcome_json(outcome: BoardOutcome, state: TableState) -> dict[str, Any]:
         "result": outcome.result,
         "score_ns": outcome.score_ns,
         "status": outcome.status,
-        "irregularities": [i.as_dict() for i in state.irregularities if i.id in ids],
+        "irregularities": [irr.as_dict() for irr in map(state.irregularity, b.irregularity_ids)
+                           if irr is not None],
     }
     if b.alerts:
         entry["alerts"] = list(b.alerts)
@@ -150,6 +151,8 @@ def replay_records(records: Sequence[BoardRecord], progress: Progress | None = N
     for n, rec in enumerate(records, 1):
         state, entry = _replay_record(state, rec)
         entries.append(entry)
+        # each record is its own board: keep the sheet and the id counter, not the history
+        state = evolve(state, boards=(), irregularities=())
         if progress is not None and (n % 500 == 0 or n == total):
             progress(n, total)
     state = finish_session(state)

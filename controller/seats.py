@@ -20,7 +20,7 @@ class Side(IntEnum):
         return Side(1 - self.value)
 
     def __str__(self) -> str:
-        return self.name
+        return ("NS", "EW")[self]
 
 
 class Seat(IntEnum):
@@ -62,7 +62,7 @@ class Seat(IntEnum):
         return _SEATS[(self + n) & 3]
 
     def __str__(self) -> str:
-        return self.name
+        return "NESW"[self]
 
     def __repr__(self) -> str:
         return f"Seat.{self.name}"

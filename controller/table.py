@@ -97,7 +97,7 @@ class BoardState:
     alerts: tuple[int, ...] = ()
     stops: tuple[tuple[Seat, float], ...] = ()
     shown_out: tuple[tuple[Seat, Suit, int], ...] = ()
-    played: frozenset[Card] = frozenset()
+    played: int = 0
     irregularity_ids: tuple[int, ...] = ()
     faced: tuple[tuple[Seat, tuple[Card, ...]], ...] = ()
 
@@ -140,6 +140,7 @@ class TableState:
     settings: tuple[tuple[str, object], ...] = ()
     director_called: Seat | None = None
     finished: bool = False
+    irregularity_count: int = 0
 
     @classmethod
     def new(cls, code: str = "duplicate", settings: dict[str, object] | None = None) -> TableState:
@@ -186,7 +187,8 @@ class TableState:
         return self.boards[-1] if self.boards else None
 
     def irregularity(self, id_: int) -> Irregularity | None:
-        for irr in self.irregularities:
+        """The irregularity with id ``id_`` (ids run from 1 in order of detection)."""
+        for irr in reversed(self.irregularities):
             if irr.id == id_:
                 return irr
         return None
@@ -217,11 +219,13 @@ def _raise(state: TableState, board: BoardState, situation: str, offender: Seat 
     kind = KIND_OF_SITUATION.get(situation, situation)
     law = state.code.law(situation) or state.code.law(kind)
     irr = Irregularity(
-        id=len(state.irregularities) + 1, kind=kind, situation=situation, law=law,
+        id=state.irregularity_count + 1, kind=kind, situation=situation, law=law,
         offender=offender, chooser=chooser or _default_chooser(kind, offender, board),
         options=OPTIONS.get(kind, ()), detail=detail, t=t, board=board.number, trick=trick)
     board = evolve(board, irregularity_ids=(*board.irregularity_ids, irr.id))
-    return evolve(state, irregularities=(*state.irregularities, irr), board=board), board, irr
+    state = evolve(state, irregularities=(*state.irregularities, irr), board=board,
+                   irregularity_count=irr.id)
+    return state, board, irr
 
 
 def _default_chooser(kind: str, offender: Seat | None, board: BoardState) -> str:
@@ -393,7 +397,8 @@ def _card(state: TableState, act: a.PlayCard) -> Step:
     play = board.play
     trick_no = play.trick_number
     situation: str | None = None
-    if act.card in board.played:
+    bit = 1 << act.card.index
+    if board.played & bit:
         situation = "card_played_twice"
     elif board.deal is not None:
         holder = board.deal.holder(act.card)
@@ -427,7 +432,7 @@ def _card(state: TableState, act: a.PlayCard) -> Step:
                                    f"holding {led}", act.t, trick_no)
         irrs.append(irr)
     play = play.with_card(act.card)
-    board = evolve(board, play=play, played=board.played | {act.card}, shown_out=shown_out,
+    board = evolve(board, play=play, played=board.played | bit, shown_out=shown_out,
                     play_times=(*board.play_times, act.t))
     events.append(Event("card", str(act.card), act.seat, act.t))
     if play.current.cards == () and play.tricks:

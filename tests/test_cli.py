@@ -1,0 +1,81 @@
+"""``tablectl replay``: the DESIGN.md contract, exit codes, progress and summaries."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+LOG = "\n".join([
+    '{"t": 0, "session": {"code": "duplicate"}}',
+    '{"t": 0, "board": {"number": 1, "deal": '
+    '"N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"}}',
+    '{"t": 1, "seat": "N", "call": "1NT"}',
+    '{"t": 2, "seat": "E", "call": "Pass"}',
+    '{"t": 3, "seat": "S", "call": "3NT"}',
+    '{"t": 4, "seat": "W", "call": "Pass"}',
+    '{"t": 5, "seat": "N", "call": "Pass"}',
+    '{"t": 6, "seat": "E", "call": "Pass"}',
+    '{"t": 7, "seat": "E", "play": "CA"}',
+    'this line is garbage',
+    '{"t": 8, "seat": "N", "claim": 9}',
+    '{"t": 9, "seat": "E", "agree": true}',
+    '{"t": 9, "seat": "W", "agree": true}',
+]) + "\n"
+
+
+def tablectl(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tablectl", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_replay_json_follows_the_design_contract(tmp_path: Path) -> None:
+    path = tmp_path / "table.jsonl"
+    path.write_text(LOG)
+    out = tablectl("replay", str(path), "--json")
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["session"] == {"code": "duplicate", "total_ns": 400}
+    (board,) = report["boards"]
+    for key in ("number", "dealer", "vul", "deal", "auction", "contract", "declarer", "play",
+                "tricks", "result", "score_ns", "irregularities"):
+        assert key in board
+    assert board["contract"] == "3NT" and board["declarer"] == "N" and board["result"] == "="
+    assert board["auction"] == ["1NT", "Pass", "3NT", "Pass", "Pass", "Pass"]
+    assert report["errors"] == ["line 10: not JSON (Expecting value)"]
+
+
+def test_replay_summary_is_readable(tmp_path: Path) -> None:
+    path = tmp_path / "table.jsonl"
+    path.write_text(LOG)
+    out = tablectl("replay", str(path))
+    assert out.returncode == 0
+    assert "3NT by N =" in out.stdout and "NS total +400" in out.stdout
+
+
+@pytest.mark.parametrize(("name", "content", "message"), [
+    ("missing.pbn", None, "no such file"),
+    ("table.txt", "hello", "unknown record format"),
+    ("table.jsonl", "garbage\nmore garbage\n", "no line of this table log could be read"),
+    ("empty.pbn", "% nothing here\n", "no board record"),
+])
+def test_unusable_input_exits_2_with_a_clear_message(tmp_path: Path, name: str,
+                                                     content: str | None, message: str) -> None:
+    path = tmp_path / name
+    if content is not None:
+        path.write_text(content)
+    out = tablectl("replay", str(path))
+    assert out.returncode == 2 and message in out.stderr
+
+
+def test_irregularities_do_not_make_the_exit_status_fail(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"t": 0, "board": {"number": 1}}\n{"t": 1, "seat": "S", "call": "1C"}\n')
+    out = tablectl("replay", str(path), "--json")
+    assert out.returncode == 0
+    (board,) = json.loads(out.stdout)["boards"]
+    assert board["irregularities"][0]["kind"] == "call_out_of_rotation"
+    assert board["status"] == "incomplete"
