@@ -201,7 +201,7 @@ def _replay_record(state: TableState, rec: BoardRecord) -> tuple[TableState, dic
     entry["differences"] = _differences(rec, entry)
     if notes:
         entry["notes"] = notes
-    entry["marks"] = _check_marks(rec, entry)
+    entry["marks"] = _check_marks(rec, outcome, state)
     if not entry["marks"]:
         del entry["marks"]
     return state, entry
@@ -307,15 +307,23 @@ def _rs_norm(text: str) -> str:
     return m.group(1) + m.group(2) + m.group(4) + m.group(3) + m.group(5)
 
 
-def _check_marks(rec: BoardRecord, entry: dict[str, Any]) -> list[dict[str, Any]]:
-    """PBN ``^R`` revoke marks checked against the revokes the replay detected."""
+def _check_marks(rec: BoardRecord, outcome: BoardOutcome,
+                 state: TableState) -> list[dict[str, Any]]:
+    """PBN ``^R`` revoke marks, each with the seat and trick of the marked card and whether the
+    replay detected a revoke by that seat at that trick (Law 61)."""
+    play = outcome.board.play
+    if play is None:
+        return []
+    tricks = (*play.tricks, play.current)
     out = []
     for index, letter in rec.marks:
-        if letter != "R":
+        if letter != "R" or index // 4 >= len(tricks):
             continue
-        trick = index // 4 + 1
-        found = [i for i in entry.get("irregularities", []) if i["kind"] == "revoke"
-                 and i["trick"] == trick]
-        out.append({"mark": "R", "card": index, "trick": trick,
-                    "detected": [f"{i['offender']} at trick {i['trick']}" for i in found]})
+        trick = tricks[index // 4]
+        seat = trick.seat_of(index % 4)
+        revokes = [i for i in map(state.irregularity, outcome.board.irregularity_ids)
+                   if i is not None and i.kind == "revoke"]
+        detected = any(i.offender is seat and i.trick == index // 4 + 1 for i in revokes)
+        out.append({"mark": "R", "card": str(rec.play[index]), "seat": str(seat),
+                    "trick": index // 4 + 1, "detected": detected})
     return out
