@@ -32,7 +32,10 @@ from controller.table import (
 )
 from controller.values import evolve
 
-__all__ = ["ReplayReport", "outcome_json", "record_actions", "replay_log", "replay_records"]
+__all__ = [
+    "ReplayReport", "board_actions", "outcome_json", "record_actions", "replay_log",
+    "replay_records",
+]
 
 Progress = Callable[[int, int], None]
 
@@ -114,6 +117,36 @@ def replay_log(lines: Iterable[LogLine], progress: Progress | None = None) -> Re
     return ReplayReport(state, report)
 
 
+def board_actions(outcome: BoardOutcome) -> list[a.Action]:
+    """The table actions that reproduce a finished board: set-up, calls, cards, claim or adjustment.
+
+    Replaying them on a fresh table gives the same outcome (the live state equals the replay
+    of its log).
+    """
+    b = outcome.board
+    out: list[a.Action] = [a.BoardStart(b.number, b.dealer, b.vulnerability, b.deal, 0.0)]
+    for i, call in enumerate(b.auction.calls):
+        t = b.call_times[i] if i < len(b.call_times) else float(i)
+        out.append(a.MakeCall(b.auction.seat_of(i), call, t))
+    play = b.play
+    if play is None:
+        return out
+    k = 0
+    for trick in (*play.tricks, play.current):
+        for j, card in enumerate(trick.cards):
+            t = b.play_times[k] if k < len(b.play_times) else float(k)
+            out.append(a.PlayCard(trick.seat_of(j), card, t))
+            k += 1
+    t = out[-1].t
+    if outcome.status == "claimed" and outcome.tricks is not None:
+        declarer = play.declarer
+        out.append(a.Claim(declarer, outcome.tricks - play.declarer_tricks, t))
+        out += [a.Agree(declarer.lho, t), a.Agree(declarer.rho, t)]
+    elif outcome.status == "adjusted" and outcome.tricks is not None:
+        out.append(a.Adjust(outcome.tricks, t))
+    return out
+
+
 # --- board records -------------------------------------------------------------------------
 
 def record_actions(rec: BoardRecord) -> list[a.Action]:
@@ -149,10 +182,12 @@ def replay_records(records: Sequence[BoardRecord], progress: Progress | None = N
     entries: list[dict[str, Any]] = []
     total = len(records)
     for n, rec in enumerate(records, 1):
+        if state.boards:
+            # each record is its own board: keep the sheet and the id counter, not the
+            # history (the state keeps only the last record's board and irregularities)
+            state = evolve(state, boards=(), irregularities=())
         state, entry = _replay_record(state, rec)
         entries.append(entry)
-        # each record is its own board: keep the sheet and the id counter, not the history
-        state = evolve(state, boards=(), irregularities=())
         if progress is not None and (n % 500 == 0 or n == total):
             progress(n, total)
     state = finish_session(state)

@@ -14,7 +14,7 @@ from typing import Any
 from controller.errors import BridgeTableError
 from controller.records import lin, pbn, tablelog
 from controller.records.model import BoardRecord
-from controller.replay import ReplayReport, replay_log, replay_records
+from controller.replay import ReplayReport, board_actions, replay_log, replay_records
 
 __all__ = ["main"]
 
@@ -125,11 +125,8 @@ def _cmd_demo_replay(args: argparse.Namespace) -> int:
     print(f"# {rec.source}\n")
     print(pbn.dumps([rec]))
     print(_summary({"session": result.report["session"], "boards": [entry]}))
-    print("\nTable log of this board (tablectl replay accepts it as .jsonl):")
-    from controller.replay import record_actions
-    from controller.table import TableState
-    del TableState
-    print(tablelog.dumps(record_actions(rec)), end="")
+    print("\nThe same board as a table log (tablectl replay accepts it as .jsonl):")
+    print(tablelog.dumps(board_actions(result.state.boards[-1])), end="")
     return 0
 
 

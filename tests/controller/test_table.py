@@ -164,3 +164,30 @@ def test_session_code_cannot_change_after_the_first_board() -> None:
 def test_unknown_code_is_rejected_with_its_name() -> None:
     r = step(TableState.new(), a.SessionStart("whist"))
     assert "whist" in r.events[0].detail
+
+
+def test_live_state_equals_the_replay_of_its_log(corpus: object) -> None:
+    """Every corpus record, exported as table actions and replayed, gives the same board."""
+    from pathlib import Path
+
+    from controller.records import lin
+    from controller.replay import board_actions, replay_records
+
+    assert isinstance(corpus, Path)
+    records = [r for f in sorted((corpus / "pbntools_bbo_online").rglob("*.lin"))[:150]
+               for r in lin.load(f)]
+    checked = 0
+    for rec in records:
+        result = replay_records([rec])
+        if not result.state.boards or result.state.boards[-1].status == "incomplete":
+            continue
+        original = result.state.boards[-1]
+        again = run(TableState.new(), *board_actions(original)).state
+        copy = again.boards[-1]
+        assert (copy.status, copy.tricks, copy.score_ns) == (original.status, original.tricks,
+                                                            original.score_ns), rec.source
+        assert copy.board.auction.calls == original.board.auction.calls
+        assert copy.board.play is not None and original.board.play is not None
+        assert copy.board.play.played_cards() == original.board.play.played_cards()
+        checked += 1
+    assert checked > 100
