@@ -187,7 +187,8 @@ def test_live_state_equals_the_replay_of_its_log(corpus: object) -> None:
         assert (copy.status, copy.tricks, copy.score_ns) == (original.status, original.tricks,
                                                             original.score_ns), rec.source
         assert copy.board.auction.calls == original.board.auction.calls
-        assert copy.board.play is not None and original.board.play is not None
-        assert copy.board.play.played_cards() == original.board.play.played_cards()
+        if original.board.play is not None:
+            assert copy.board.play is not None
+            assert copy.board.play.played_cards() == original.board.play.played_cards()
         checked += 1
     assert checked > 100
