@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from controller.cards import DECK, Card, Suit
+from controller.cards import DECK, Card
 from controller.errors import NotationError
 from controller.seats import SEATS, Seat
 
@@ -121,20 +121,6 @@ class Deal:
             if hand is not None and card in hand:
                 return seat
         return None
-
-    def owners(self) -> tuple[Seat | None, ...]:
-        """For each card of ``DECK`` (by index), the seat holding it or None."""
-        own: list[Seat | None] = [None] * 52
-        for seat in SEATS:
-            hand = self.hands[seat]
-            if hand is not None:
-                for c in hand:
-                    own[c.index] = seat
-        return tuple(own)
-
-    def suit_length(self, seat: Seat, suit: Suit) -> int | None:
-        hand = self.hands[seat]
-        return None if hand is None else sum(1 for c in hand if c.suit is suit)
 
     def pbn(self, first: Seat = Seat.N) -> str:
         """The PBN text, hands from ``first`` clockwise."""

@@ -14,7 +14,6 @@ __all__ = ["Play", "Trick", "chronological", "trick_winner"]
 
 def trick_winner(leader: Seat, cards: Sequence[Card], trump: Suit | None) -> Seat:
     """The seat winning a trick: the highest trump, else the highest card of the suit led (Law 44)."""
-    led = cards[0].suit
     best = 0
     best_card = cards[0]
     for i in range(1, len(cards)):
@@ -25,7 +24,6 @@ def trick_winner(leader: Seat, cards: Sequence[Card], trump: Suit | None) -> Sea
         elif c.suit is trump:
             best, best_card = i, c
         # a discard (neither the suit led nor trump) never wins
-    del led
     return leader.offset(best)
 
 

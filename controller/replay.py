@@ -232,13 +232,12 @@ def _replay_record(state: TableState, rec: BoardRecord) -> tuple[TableState, dic
         state = abandon_board(state)
     outcome = state.boards[-1]
     entry = base | outcome_json(outcome, state)
-    entry["number"] = rec.number
     entry["differences"] = _differences(rec, entry)
     if notes:
         entry["notes"] = notes
-    entry["marks"] = _check_marks(rec, outcome, state)
-    if not entry["marks"]:
-        del entry["marks"]
+    marks = _check_marks(rec, outcome, state)
+    if marks:
+        entry["marks"] = marks
     return state, entry
 
 
@@ -321,25 +320,21 @@ def _differences(rec: BoardRecord, entry: dict[str, Any]) -> list[str]:
             theirs_ns = int(m.group(2)) * (1 if m.group(1) == "NS" else -1)
             if theirs_ns != score:
                 diffs.append(f"score: record {rec_tags['score']}, replay NS {score}")
-    if "rs" in rec_tags and ours_c is not None:
-        m = _RS_RE.match(rec_tags["rs"])
+    rs = rec_tags.get("rs", "")
+    if _RS_RE.match(rs) and ours_c is not None:
         ours_rs = None
         if ours_c != "Pass" and entry.get("result") is not None:
-            ours_rs = (ours_c.replace("NT", "N") + str(entry["declarer"]) + entry["result"])
-        if m:
-            theirs_rs = (m.group(1) + m.group(2).upper() + m.group(3).upper() + m.group(4).upper()
-                         + (m.group(5) if m.group(5) != "=" else "="))
-            mine = None if ours_rs is None else _rs_norm(ours_rs)
-            if mine != theirs_rs:
-                diffs.append(f"result: vugraph rs {rec_tags['rs']}, replay {ours_rs}")
+            ours_rs = _rs_form(ours_c, str(entry["declarer"]), str(entry["result"]))
+        if ours_rs != rs.upper():
+            diffs.append(f"result: vugraph rs {rs}, replay {ours_rs}")
     return diffs
 
 
-def _rs_norm(text: str) -> str:
-    m = re.match(r"^(\d)([CDHSN])(X{0,2})([NESW])(.*)$", text)
-    if not m:
-        return text
-    return m.group(1) + m.group(2) + m.group(4) + m.group(3) + m.group(5)
+def _rs_form(contract: str, declarer: str, result: str) -> str:
+    """A contract and result as the vugraph ``rs`` list writes them: ``4SWX-4``, ``3NN+3``."""
+    strain = contract[1:].rstrip("X")
+    doubles = len(contract) - 1 - len(strain)
+    return contract[0] + strain.replace("NT", "N") + declarer + "X" * doubles + result
 
 
 def _check_marks(rec: BoardRecord, outcome: BoardOutcome,

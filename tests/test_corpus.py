@@ -135,3 +135,15 @@ def test_clean_records_raise_no_irregularity(replayed: Any) -> None:
     assert set(kinds) == {"revoke", "deck_problem"}
     assert garbled["example3.pbn"] == 3635 and garbled["shared_deals.pbn"] == 2
     assert sum(garbled.values()) == 3641
+
+
+def test_vugraph_rs_result_that_disagrees_with_the_play_is_reported(corpus: Path) -> None:
+    from dataclasses import replace
+
+    (first, *_) = lin.load(corpus / "bridgebots_tests" / "usbf_sf_14502.lin")
+    assert first.tag("RecordedResult") == "4HE="
+    assert replay_records([first]).report["boards"][0]["differences"] == []
+    wrong = replace(first, tags=tuple((k, "4SWx-4" if k == "RecordedResult" else v)
+                                      for k, v in first.tags))
+    (entry,) = replay_records([wrong]).report["boards"]
+    assert entry["differences"] == ["result: vugraph rs 4SWx-4, replay 4HE="]

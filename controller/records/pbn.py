@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from controller.auction import Auction
 from controller.calls import PASS, Call, Denomination
@@ -84,6 +85,8 @@ _CARD_CACHE: dict[str, Card] = {str(c): c for c in DECK}
 _CARD_CACHE |= {str(c).lower(): c for c in DECK}
 _PLAY_TOKENS: dict[str, Card | None] = {"-": None, "--": None} | _CARD_CACHE
 _CALL_CACHE: dict[str, Call] = {}
+
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -512,17 +515,20 @@ class _AuctionTokens:
     alerts: list[int] = field(default_factory=list)
 
 
-def _call(text: str) -> Call | None:
-    """The call of a token, or None if it is none (cached: the same few tokens recur)."""
-    call = _CALL_CACHE.get(text)
-    if call is not None:
-        return call
-    try:
-        call = Call.parse(text)
-    except NotationError:
-        return None  # not cached: only the few spellings of real calls are kept
-    _CALL_CACHE[text] = call
-    return call
+def _parse_cached(text: str, cache: dict[str, T], parse: Callable[[str], T]) -> T | None:
+    """The value ``parse`` gives a token, or None if it gives none.
+
+    Spellings that parse are cached (the same few tokens recur); failures are not, so the
+    cache only ever holds the few spellings of real calls and cards.
+    """
+    value = cache.get(text)
+    if value is None:
+        try:
+            value = parse(text)
+        except NotationError:
+            return None
+        cache[text] = value
+    return value
 
 
 def _read_auction(tokens: Sequence[str], warnings: list[str]) -> _AuctionTokens:
@@ -552,7 +558,7 @@ def _read_auction(tokens: Sequence[str], warnings: list[str]) -> _AuctionTokens:
                 if core == "*" or set(core) == {"-"}:
                     out.ended = out.ended or core
                     continue
-                call = _call(core)
+                call = _parse_cached(core, _CALL_CACHE, Call.parse)
                 if call is None:
                     raise NotationError(f"invalid call {core!r} in the auction")
         if call is not None:
@@ -634,19 +640,6 @@ def _notes(raw: _Raw) -> dict[int, str]:
     return other | after
 
 
-def _card(text: str) -> Card | None:
-    """The card of a token, or None if it is none (cached)."""
-    card = _CARD_CACHE.get(text)
-    if card is not None:
-        return card
-    try:
-        card = Card.parse(text)
-    except NotationError:
-        return None  # not cached: only the few spellings of real cards are kept
-    _CARD_CACHE[text] = card
-    return card
-
-
 def _read_play(tokens: list[str], warnings: list[str]
                ) -> tuple[list[list[Card | None]], list[tuple[Card, str]], int]:
     """The rows of a play section (PBN 2.1 §3.6), the marked cards, and the cards stated.
@@ -692,7 +685,7 @@ def _read_play_slowly(tokens: list[str], marks: list[tuple[Card, str]], warnings
                     warnings.append(f"irregularity ^{mark} on a card not played ignored")
                     mark = ""
                 continue
-            card = _card(core)
+            card = _parse_cached(core, _CARD_CACHE, Card.parse)
             if card is None:
                 raise NotationError(f"invalid card {core!r} in the play")
         items.append(card)
