@@ -20,8 +20,8 @@ run: setup
 	$(VENV)/bin/tablectl demo-replay
 
 test: setup
-	$(PY) -m ruff check controller tablectl tests bench
-	$(PY) -m mypy controller tablectl
+	$(PY) -m ruff check controller drivers tablectl tests bench
+	$(PY) -m mypy controller drivers tablectl
 	$(PY) -m pytest
 
 bench: setup

@@ -24,7 +24,9 @@ __all__ = [
     "Claim",
     "Concede",
     "Declare",
+    "Dispute",
     "DoubleDeclaration",
+    "ExposeCard",
     "FaceCards",
     "MakeCall",
     "PickUp",
@@ -33,6 +35,7 @@ __all__ = [
     "Satisfied",
     "SessionStart",
     "StopCard",
+    "UndoRuling",
 ]
 
 
@@ -83,11 +86,17 @@ class AlertCard:
 
 @dataclass(frozen=True, slots=True)
 class PlayCard:
-    """A card put on ``seat``'s play zone (dummy's cards are put on dummy's zone)."""
+    """A card put on ``seat``'s play zone (dummy's cards are put on dummy's zone).
+
+    ``how`` is empty for a card the readers saw; the arbiter enters what they cannot see:
+    ``deemed`` (a card legally played off the readers, Law 45) or ``designated`` (dummy's
+    card named by declarer, Laws 45, 46).
+    """
 
     seat: Seat
     card: Card
     t: float = 0.0
+    how: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,11 +127,12 @@ class CallDirector:
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """``seat`` claims ``tricks`` of the remaining tricks for its side (Law 68)."""
+    """``seat`` claims ``tricks`` of the remaining tricks for its side (Law 68), with its statement."""
 
     seat: Seat
     tricks: int
     t: float = 0.0
+    statement: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +149,35 @@ class Agree:
     """``seat`` agrees to the pending claim or concession (Law 69)."""
 
     seat: Seat
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Dispute:
+    """``seat`` disputes the pending claim or concession (Laws 69, 70): the arbiter is needed."""
+
+    seat: Seat
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ExposeCard:
+    """The arbiter records a card of ``seat`` exposed off the readers (dropped, shown, named).
+
+    ``deliberate`` makes a defender's penalty card major whatever its rank (Laws 24, 49, 50).
+    """
+
+    seat: Seat
+    card: Card
+    deliberate: bool = False
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class UndoRuling:
+    """The arbiter withdraws ruling ``id``: the table returns to just before it (Law 82)."""
+
+    id: int
     t: float = 0.0
 
 
@@ -186,5 +225,5 @@ class Satisfied:
 
 
 Action = (SessionStart | BoardStart | MakeCall | StopCard | AlertCard | PlayCard | FaceCards
-          | PickUp | CallDirector | Claim | Concede | Agree | Ruling | Adjust | Declare
-          | DoubleDeclaration | Satisfied)
+          | PickUp | CallDirector | Claim | Concede | Agree | Dispute | ExposeCard | Ruling
+          | UndoRuling | Adjust | Declare | DoubleDeclaration | Satisfied)

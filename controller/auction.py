@@ -30,11 +30,14 @@ class Auction:
     doubled: int = 0
     passes: int = 0
     namers: tuple[Seat | None, ...] = _NO_NAMERS
+    seats: tuple[Seat, ...] = ()
+    next_seat: Seat | None = None
 
     @property
     def turn(self) -> Seat:
-        """The seat whose turn it is to call (clockwise from the dealer, Law 17)."""
-        return self.dealer.offset(len(self.calls))
+        """The seat whose turn it is to call: clockwise from the dealer (Law 17), or the LHO of
+        the last caller once a call out of rotation has been accepted (Law 29A)."""
+        return self.dealer if self.next_seat is None else self.next_seat
 
     @property
     def is_complete(self) -> bool:
@@ -75,23 +78,35 @@ class Auction:
         others = tuple(c for c in (PASS, DOUBLE, REDOUBLE) if self.is_legal(c))
         return others + ALL_BIDS[start:]
 
-    def with_call(self, call: Call) -> Auction:
-        """The auction after the seat in turn makes ``call`` (accepted as made, legal or not)."""
-        seat = self.turn
+    def with_call(self, call: Call, seat: Seat | None = None) -> Auction:
+        """The auction after ``seat`` (default: the seat in turn) makes ``call``, taken as made.
+
+        A call by another seat is a call out of rotation accepted into the auction (Law 29A):
+        the turn passes to that seat's LHO and the seats passed over lose their turn.
+        """
+        seat = self.turn if seat is None else seat
         calls = (*self.calls, call)
+        seats = (*self.seats, seat)
+        nxt = seat.lho
         if call.kind is CallKind.PASS:
             return Auction(self.dealer, calls, self.last_bid, self.last_bidder, self.doubled,
-                           self.passes + 1, self.namers)
+                           self.passes + 1, self.namers, seats, nxt)
         if call.kind is CallKind.BID:
             assert call.denomination is not None
             namers = self.namers
             key = seat.side * 5 + call.denomination
             if namers[key] is None:
                 namers = (*namers[:key], seat, *namers[key + 1:])
-            return Auction(self.dealer, calls, call, seat, 0, 0, namers)
+            return Auction(self.dealer, calls, call, seat, 0, 0, namers, seats, nxt)
         doubled = 1 if call.kind is CallKind.DOUBLE else 2
         return Auction(self.dealer, calls, self.last_bid, self.last_bidder, doubled, 0,
-                       self.namers)
+                       self.namers, seats, nxt)
+
+    @property
+    def in_rotation(self) -> bool:
+        """True when every call so far was made in turn from the dealer (no accepted call out
+        of rotation), so PBN's plain rotation notation can carry the auction."""
+        return all(s is self.dealer.offset(i) for i, s in enumerate(self.seats))
 
     def contract(self) -> Contract | None:
         """The final contract once the auction is complete; None while open or passed out."""
@@ -104,8 +119,12 @@ class Auction:
         return Contract(self.last_bid.level, denom, self.doubled, declarer)
 
     def seat_of(self, index: int) -> Seat:
-        """The seat that made the call at ``index`` (in rotation from the dealer)."""
-        return self.dealer.offset(index)
+        """The seat that made the call at ``index``."""
+        return self.seats[index]
+
+    def calls_of(self, seat: Seat) -> tuple[Call, ...]:
+        """The calls ``seat`` has made, in order."""
+        return tuple(c for c, s in zip(self.calls, self.seats, strict=True) if s is seat)
 
     @classmethod
     def of(cls, dealer: Seat, calls: str | list[str] | tuple[str, ...]) -> Auction:

@@ -18,6 +18,7 @@ from controller.seats import Seat
 __all__ = [
     "KIND_OF_SITUATION",
     "OPTIONS",
+    "SITUATION_OPTIONS",
     "Irregularity",
     "detect_call_after_auction_closed",
     "detect_call_out_of_rotation",
@@ -32,8 +33,13 @@ __all__ = [
 class Irregularity:
     """One irregularity: what happened, the law in force, who offended, who chooses, the options.
 
-    ``status`` is ``awaiting_ruling``, ``accepted`` (by the non-offender acting), ``ruled``
-    or ``noted``. ``trick`` is the trick number (1..13) for the play, None in the auction.
+    ``status`` is ``awaiting_ruling``, ``accepted`` (the non-offender accepted it by calling
+    or playing on: Laws 27A, 29A, 53, 60), ``waived`` (the player in turn called over a call
+    out of rotation: Law 28B), ``cancelled`` (condoned by the next player: the irregular call
+    and the later ones are void, Law 36A), ``superseded`` (the proper leader led in his own
+    right, Law 53C), ``ruled``, ``noted`` (nothing to choose) or ``undone``. ``notify`` is
+    who is told at once under the club's policy (``log``, ``arbiter``, ``table``).
+    ``trick`` is the trick number (1..13) for the play, None in the auction.
     """
 
     id: int
@@ -49,6 +55,7 @@ class Irregularity:
     trick: int | None = None
     ruling: tuple[tuple[str, object], ...] | None = None
     status: str = "awaiting_ruling"
+    notify: str = "arbiter"
 
     def as_dict(self) -> dict[str, object]:
         """The JSON form of the replay contract (DESIGN.md)."""
@@ -58,7 +65,8 @@ class Irregularity:
             "chooser": self.chooser, "options": list(self.options),
             "ruling": None if self.ruling is None else dict(self.ruling),
             "status": self.status, "detail": self.detail, "t": self.t,
-            "board": self.board, "trick": self.trick,
+            "board": self.board, "trick": self.trick, "situation_law": self.law,
+            "notify": self.notify,
         }
 
 
@@ -91,6 +99,30 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "w_redouble_out_of_turn": ("stands", "cancel"),
 }
 
+SITUATION_OPTIONS: dict[str, tuple[str, ...]] = {
+    # never acceptable (D 32 preamble, 36; R 35A): cancelled, or condoned by LHO calling
+    "double_oor_inadmissible": ("cancel",),
+    "inadmissible_double": ("cancel",),
+    "call_by_player_required_to_pass": ("cancel",),
+    "double_when_barred": ("cancel",),
+    "call_not_repeated": ("cancel",),
+    "call_after_auction_closed": ("cancel",),
+    # declarer's choice the first time the offender's partner has the lead (26, 50, 51)
+    "lead_restriction_from_withdrawn_call": ("require_suit", "forbid_suit", "no_restriction"),
+    "major_pc_partner_on_lead": ("require_suit", "forbid_suit", "no_restriction"),
+    "opening_lead_face_down_out_of_turn": ("reject",),
+    "opening_lead_by_declaring_side": ("acknowledge",),
+    "card_exposed_by_defender": ("acknowledge",),
+    "lead_out_of_turn_last_trick": ("reject",),
+    "fifth_card_on_trick": ("confirm",),
+    "revoke_twelfth_trick": ("correct",),
+    "claim_by_declarer": ("agree", "award"),
+    "claim_by_defender": ("agree", "award"),
+    "card_played_twice": ("continue", "redeal", "adjust"),
+    "card_not_in_hand": ("continue", "redeal", "adjust"),
+}
+"""Where the law gives fewer options than the kind's list (or different ones), per situation."""
+
 KIND_OF_SITUATION: dict[str, str] = {
     "insufficient_bid": "insufficient_bid",
     "call_out_of_rotation": "call_out_of_rotation",
@@ -103,6 +135,42 @@ KIND_OF_SITUATION: dict[str, str] = {
     "card_not_in_hand": "deck_problem",
     "card_played_twice": "deck_problem",
     "card_in_two_hands": "deck_problem",
+    "change_of_call": "change_of_call",
+    "pass_oor_before_any_bid": "call_out_of_rotation",
+    "pass_oor_rho_turn_after_bid": "call_out_of_rotation",
+    "pass_oor_partner_turn_after_bid": "call_out_of_rotation",
+    "bid_oor_rho_turn": "call_out_of_rotation",
+    "bid_oor_partner_turn": "call_out_of_rotation",
+    "bid_oor_lho_turn_first_round": "call_out_of_rotation",
+    "double_oor_partner_turn": "call_out_of_rotation",
+    "double_oor_rho_turn": "call_out_of_rotation",
+    "double_oor_inadmissible": "inadmissible_call",
+    "call_by_player_required_to_pass": "inadmissible_call",
+    "double_when_barred": "inadmissible_call",
+    "call_not_repeated": "inadmissible_call",
+    "card_exposed_in_auction_single_low": "card_exposed_in_auction",
+    "card_exposed_in_auction_honour_or_several": "card_exposed_in_auction",
+    "card_led_during_auction": "card_exposed_in_auction",
+    "opening_lead_by_declaring_side": "card_exposed_in_auction",
+    "opening_lead_face_down_out_of_turn": "lead_out_of_turn",
+    "lead_from_wrong_hand_by_declarer": "lead_out_of_turn",
+    "lead_by_declarer_when_defender_on_lead": "lead_out_of_turn",
+    "lead_out_of_turn_by_defender": "lead_out_of_turn",
+    "lead_out_of_turn_last_trick": "lead_out_of_turn",
+    "premature_lead_by_defender": "premature_play",
+    "premature_play_by_defender": "premature_play",
+    "major_pc_partner_on_lead": "penalty_card",
+    "card_exposed_by_defender": "penalty_card",
+    "two_cards_at_once_defender": "simultaneous_play",
+    "two_cards_at_once_declarer": "simultaneous_play",
+    "fifth_card_on_trick": "defective_trick",
+    "failure_to_comply_with_restriction": "failure_to_comply",
+    "revoke_twelfth_trick": "revoke",
+    "claim_by_declarer": "claim",
+    "claim_by_defender": "claim",
+    "board_rotated": "wrong_board",
+    "hesitation": "tempo",
+    "skip_bid_wait": "tempo",
 }
 
 

@@ -75,6 +75,14 @@ def outcome_json(outcome: BoardOutcome, state: TableState) -> dict[str, Any]:
         "irregularities": [irr.as_dict() for irr in map(state.irregularity, b.irregularity_ids)
                            if irr is not None],
     }
+    if any(outcome.transfer):
+        entry["revoke_transfer"] = {"NS": outcome.transfer[0], "EW": outcome.transfer[1],
+                                    "tricks_before": outcome.tricks_before_transfer}
+    if outcome.notes:
+        entry["rulings_notes"] = list(outcome.notes)
+    if b.penalty_cards:
+        entry["penalty_cards"] = [{"seat": str(pc.seat), "card": str(pc.card), "major": pc.major}
+                                  for pc in b.penalty_cards]
     if b.alerts:
         entry["alerts"] = list(b.alerts)
     if b.call_times or b.play_times:

@@ -18,6 +18,7 @@ from controller.seats import Seat, Side, Vulnerability
 
 if TYPE_CHECKING:
     from controller.codes.bridge1905 import Declaration1905
+    from controller.rulings import RulesOfCode
 
 __all__ = ["CODE_NAMES", "Code", "Sheet", "SheetEntry", "UnknownCodeError", "code_named"]
 
@@ -64,6 +65,11 @@ class Code(Protocol):
     @property
     def declares_trumps(self) -> bool:
         """True where the dealer declares trumps instead of an auction (1905, W 45)."""
+        ...
+
+    @property
+    def rules(self) -> RulesOfCode:
+        """The rectifications that differ between the codes (LAWS.md Part 2 §2)."""
         ...
 
     def law(self, situation: str) -> str:

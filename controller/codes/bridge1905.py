@@ -24,6 +24,7 @@ from controller.codes.laws import BRIDGE1905_LAWS
 from controller.contract import Contract
 from controller.deal import Deal
 from controller.errors import BridgeTableError
+from controller.rulings import BRIDGE1905_RULES, RulesOfCode
 from controller.scoring import DealResult
 from controller.seats import SEATS, Seat, Side, Vulnerability
 
@@ -245,6 +246,7 @@ class Bridge1905:
     max_odd_trick_value: int | None = None
     name: str = "bridge1905"
     declares_trumps: bool = True
+    rules: RulesOfCode = BRIDGE1905_RULES
 
     def law(self, situation: str) -> str:
         return BRIDGE1905_SCORE_LAWS.get(situation, "")

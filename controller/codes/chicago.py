@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from controller.codes import Sheet, SheetEntry
 from controller.codes.rubber import RUBBER_SCORE_LAWS, contract_entries, rubber_honours
+from controller.rulings import RUBBER_RULES, RulesOfCode
 from controller.scoring import DealResult
 from controller.seats import Seat, Side, Vulnerability
 
@@ -81,6 +82,7 @@ class Chicago:
     non_dealer_vulnerable: bool = False
     name: str = "chicago"
     declares_trumps: bool = False
+    rules: RulesOfCode = RUBBER_RULES
 
     def law(self, situation: str) -> str:
         return CHICAGO_LAWS.get(situation, "")

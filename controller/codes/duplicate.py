@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from controller.codes import Sheet, SheetEntry
 from controller.codes.laws import DUPLICATE_LAWS
+from controller.rulings import DUPLICATE_RULES, RulesOfCode
 from controller.scoring import DealResult, duplicate_score
 from controller.seats import Seat, Side, Vulnerability, board_dealer, board_vulnerability
 
@@ -18,6 +19,7 @@ class Duplicate:
 
     name: str = "duplicate"
     declares_trumps: bool = False
+    rules: RulesOfCode = DUPLICATE_RULES
 
     def law(self, situation: str) -> str:
         return DUPLICATE_LAWS.get(situation, "")

@@ -16,6 +16,7 @@ from controller.codes import Sheet, SheetEntry
 from controller.codes.laws import RUBBER_LAWS
 from controller.contract import Contract
 from controller.deal import Deal
+from controller.rulings import RUBBER_CLUB_RULES, RUBBER_RULES, RulesOfCode
 from controller.scoring import (
     DealResult,
     insult_bonus,
@@ -57,6 +58,8 @@ RUBBER_CLUB_LAWS: dict[str, str] = RUBBER_SCORE_LAWS | {
     "failure_to_comply": "59-60, 64, Club 64",
     "revoke": "61-64, Club 64",
     "claim": "68-71, Club 69, 70",
+    "claim_by_declarer": "68, 69, Club 69",
+    "claim_by_defender": "70, Club 70",
     "tempo": "16, App. 2, Club 16",
     "call_changed_for_misinformation": "21, Club 21",
     "alert_failure_or_wrong_explanation": "40, App. 1, Club 40",
@@ -152,6 +155,11 @@ class Rubber:
     club_laws: bool = False
     name: str = "rubber"
     declares_trumps: bool = False
+
+    @property
+    def rules(self) -> RulesOfCode:
+        """Rubber rectifications; with the Club Laws the Arbiter rules on disputed claims (Club 69)."""
+        return RUBBER_CLUB_RULES if self.club_laws else RUBBER_RULES
 
     def law(self, situation: str) -> str:
         table = RUBBER_CLUB_LAWS if self.club_laws else RUBBER_SCORE_LAWS

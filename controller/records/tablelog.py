@@ -93,6 +93,8 @@ def action_of(obj: Any) -> a.Action:
         return _board(obj["board"], t)
     if "ruling" in obj:
         return _ruling(obj["ruling"], t)
+    if "undo_ruling" in obj:
+        return a.UndoRuling(_int(obj["undo_ruling"], "undone ruling id"), t)
     if "adjust" in obj:
         spec = obj["adjust"]
         if not isinstance(spec, dict):
@@ -102,7 +104,12 @@ def action_of(obj: Any) -> a.Action:
     if "call" in obj:
         return a.MakeCall(seat, Call.parse(str(obj["call"])), t)
     if "play" in obj:
-        return a.PlayCard(seat, Card.parse(str(obj["play"])), t)
+        how = "deemed" if obj.get("deemed") is True else ""
+        return a.PlayCard(seat, Card.parse(str(obj["play"])), t, how)
+    if "designate" in obj:
+        return a.PlayCard(seat, Card.parse(str(obj["designate"])), t, "designated")
+    if "expose" in obj:
+        return a.ExposeCard(seat, Card.parse(str(obj["expose"])), obj.get("deliberate") is True, t)
     if "face" in obj:
         cards = obj["face"]
         if not isinstance(cards, list):
@@ -111,11 +118,15 @@ def action_of(obj: Any) -> a.Action:
     if "pickup" in obj:
         return a.PickUp(seat, Card.parse(str(obj["pickup"])), t)
     if "claim" in obj:
-        return a.Claim(seat, _int(obj["claim"], "claimed tricks"), t)
+        statement = obj.get("statement", "")
+        return a.Claim(seat, _int(obj["claim"], "claimed tricks"), t,
+                       statement if isinstance(statement, str) else str(statement))
     if "concede" in obj:
         return a.Concede(seat, _int(obj["concede"], "conceded tricks"), t)
     if obj.get("agree") is True:
         return a.Agree(seat, t)
+    if obj.get("agree") is False:
+        return a.Dispute(seat, t)
     if obj.get("stop") is True:
         return a.StopCard(seat, t)
     if obj.get("alert") is True:
@@ -184,18 +195,27 @@ def action_to_json(action: a.Action) -> dict[str, Any]:
         return {"t": t, "ruling": ruling}
     if isinstance(action, a.Adjust):
         return {"t": t, "adjust": {"tricks": action.tricks}}
+    if isinstance(action, a.UndoRuling):
+        return {"t": t, "undo_ruling": action.id}
     seat = str(action.seat)
     body: dict[str, Any]
     if isinstance(action, a.MakeCall):
         body = {"call": str(action.call)}
     elif isinstance(action, a.PlayCard):
-        body = {"play": str(action.card)}
+        if action.how == "designated":
+            body = {"designate": str(action.card)}
+        else:
+            body = {"play": str(action.card)} | ({"deemed": True} if action.how == "deemed" else {})
+    elif isinstance(action, a.ExposeCard):
+        body = {"expose": str(action.card)} | ({"deliberate": True} if action.deliberate else {})
+    elif isinstance(action, a.Dispute):
+        body = {"agree": False}
     elif isinstance(action, a.FaceCards):
         body = {"face": [str(c) for c in action.cards]}
     elif isinstance(action, a.PickUp):
         body = {"pickup": str(action.card)}
     elif isinstance(action, a.Claim):
-        body = {"claim": action.tricks}
+        body = {"claim": action.tricks} | ({"statement": action.statement} if action.statement else {})
     elif isinstance(action, a.Concede):
         body = {"concede": action.tricks}
     elif isinstance(action, a.Agree):

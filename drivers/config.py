@@ -1,0 +1,482 @@
+"""The table config file (TOML) and the deck file, parsed into frozen values.
+
+A table config names the table and its code of laws, says which device URL serves each
+seat's readers, bidding box and button, where the board reader and the Pi's own GPIO pins
+are, where the enrolled deck file lives, the arbiter's PIN hash and where the web server
+listens. Example (every key but ``table.name`` is optional)::
+
+    [table]
+    name = "Table 3"
+    code = "duplicate"                 # duplicate | rubber | chicago | bridge1905
+    deck = "decks/club.toml"           # relative to this file
+    board_reader = "nfc:usb:072f:2200"
+
+    [arbiter]
+    pin_hash = "pbkdf2_sha256$200000$9f1c...$6a0b..."   # drivers.config.hash_pin("1234")
+
+    [listen]
+    host = "0.0.0.0"
+    port = 8080
+
+    [seats.N]
+    unit = "serial:///dev/ttyACM0"     # one seat unit: readers, bidding box, button, LED
+                                       # (drivers.open_table adds ?seat=N)
+    [seats.E]
+    play = "nfc:tty:AMA1:pn532"
+    spread = "nfc:tty:AMA2:pn532"
+
+    [gpio]
+    url = "gpio:rpigpio"
+    numbering = "BCM"                  # or "BOARD" (header pin numbers)
+    bouncetime_ms = 30
+    contacts_active_low = true         # a slot's contact closes to ground when its card is in
+    buttons = { N = 5, E = 6, S = 13, W = 19 }
+    leds = { N = 12, E = 16, S = 20, W = 21 }
+    buzzers = { N = 18 }
+    [gpio.contacts.E]
+    Pass = 22
+    "1NT" = 23
+
+A deck file maps each enrolled tag to its card, one table per deck id::
+
+    [deck1]
+    SA = "04A1B2C3D4E5F6"
+    SK = "04A1B2C3D4E5F7"
+
+Errors are ``ConfigError`` (a ``ValueError``) whose message names the key and the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+from controller.errors import BridgeTableError
+
+__all__ = [
+    "BIDDING_BOX_SLOTS",
+    "CODES",
+    "SEATS",
+    "ConfigError",
+    "Deck",
+    "GpioPins",
+    "Listen",
+    "SeatDevices",
+    "TableConfig",
+    "check_device_url",
+    "hash_pin",
+    "load",
+    "load_deck",
+    "loads",
+    "verify_pin",
+]
+
+SEATS = ("N", "E", "S", "W")
+CODES = ("duplicate", "rubber", "chicago", "bridge1905")
+SCHEMES = ("nfc", "gpio", "sim", "serial")
+BIDDING_BOX_SLOTS: tuple[str, ...] = (
+    *(f"{level}{strain}" for level in range(1, 8) for strain in ("C", "D", "H", "S", "NT")),
+    "Pass", "X", "XX", "Stop", "Alert",
+)
+"""The 40 slots of a bidding box, each with a contact: 35 bids, Pass, X, XX, Stop, Alert."""
+
+_CARD = re.compile(r"^[SHDC][AKQJT98765432]$")
+_UID = re.compile(r"^(?:[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20})$")
+_PIN_HASH = re.compile(r"^pbkdf2_sha256\$(\d+)\$([0-9a-f]{16,})\$([0-9a-f]{64})$")
+_BCM_PINS = range(0, 54)
+_BOARD_PINS = frozenset({3, 5, 7, 8, 10, 11, 12, 13, 15, 16, 18, 19, 21, 22, 23, 24, 26, 29, 31, 32,
+                         33, 35, 36, 37, 38, 40})
+
+
+class ConfigError(BridgeTableError, ValueError):
+    """A table config, deck file or device URL that cannot be used; the message says where."""
+
+
+@dataclass(frozen=True, slots=True)
+class GpioPins:
+    """The Pi's own GPIO: which pin is which seat's button, LED, buzzer or bidding-box contact.
+
+    ``numbering`` is ``BCM`` (GPIO numbers) or ``BOARD`` (header pin numbers). Buttons and
+    contacts are inputs with the internal pull-up (pull-down for contacts when
+    ``contacts_active_low`` is false); a button closes to ground when pressed. ``contacts``
+    holds ``(seat, slot, pin)`` with the slot names of ``BIDDING_BOX_SLOTS``.
+    """
+
+    numbering: str = "BCM"
+    buttons: tuple[tuple[str, int], ...] = ()
+    leds: tuple[tuple[str, int], ...] = ()
+    buzzers: tuple[tuple[str, int], ...] = ()
+    contacts: tuple[tuple[str, str, int], ...] = ()
+    bouncetime_ms: int = 20
+    contacts_active_low: bool = True
+
+    def __post_init__(self) -> None:
+        if self.numbering not in ("BCM", "BOARD"):
+            raise ConfigError(f"GPIO numbering must be BCM or BOARD, not {self.numbering!r}")
+        if not 0 <= self.bouncetime_ms <= 1000:
+            raise ConfigError(f"GPIO bouncetime_ms must be 0..1000, not {self.bouncetime_ms}")
+        used: dict[int, str] = {}
+        roles = [(f"button {s}", p) for s, p in self.buttons] + [(f"LED {s}", p) for s, p in self.leds]
+        roles += [(f"buzzer {s}", p) for s, p in self.buzzers]
+        roles += [(f"contact {s} {slot}", p) for s, slot, p in self.contacts]
+        for role, pin in roles:
+            valid = pin in _BCM_PINS if self.numbering == "BCM" else pin in _BOARD_PINS
+            if not valid:
+                raise ConfigError(f"{role}: {pin} is not a usable {self.numbering} GPIO pin")
+            if pin in used:
+                raise ConfigError(f"{role}: pin {pin} is already the {used[pin]}")
+            used[pin] = role
+        for kind, pairs in (("button", self.buttons), ("LED", self.leds), ("buzzer", self.buzzers)):
+            seats = [seat for seat, _ in pairs]
+            for seat in seats:
+                if seat not in SEATS:
+                    raise ConfigError(f"{kind} seat must be one of N E S W, not {seat!r}")
+            if len(set(seats)) != len(seats):
+                raise ConfigError(f"a seat has two {kind} pins")
+        slots = [(seat, slot) for seat, slot, _ in self.contacts]
+        for seat, slot in slots:
+            if seat not in SEATS:
+                raise ConfigError(f"contact seat must be one of N E S W, not {seat!r}")
+            if slot not in BIDDING_BOX_SLOTS:
+                raise ConfigError(f"contact {seat} {slot!r} is not a bidding-box slot "
+                                  f"(1C..7NT, Pass, X, XX, Stop, Alert)")
+        if len(set(slots)) != len(slots):
+            raise ConfigError("a bidding-box slot has two contact pins")
+
+    @property
+    def pins(self) -> tuple[int, ...]:
+        """Every pin of the map."""
+        return (tuple(p for _, p in self.buttons) + tuple(p for _, p in self.leds)
+                + tuple(p for _, p in self.buzzers) + tuple(p for _, _, p in self.contacts))
+
+    @classmethod
+    def from_query(cls, query: str, where: str) -> GpioPins:
+        """The pin map of a ``gpio:`` URL query: ``button.N=5&led.N=12&buzzer.N=18&contact.E.Pass=22``.
+
+        Also ``numbering=BCM|BOARD``, ``bouncetime=ms`` and ``active_low=0|1`` (contacts).
+        """
+        buttons: list[tuple[str, int]] = []
+        leds: list[tuple[str, int]] = []
+        buzzers: list[tuple[str, int]] = []
+        contacts: list[tuple[str, str, int]] = []
+        options: dict[str, Any] = {}
+        for key, values in parse_qs(query, keep_blank_values=True, strict_parsing=False).items():
+            value = values[-1]
+            parts = key.split(".")
+            try:
+                if parts[0] == "numbering" and len(parts) == 1:
+                    options["numbering"] = value.upper()
+                elif parts[0] in ("bouncetime", "bouncetime_ms") and len(parts) == 1:
+                    options["bouncetime_ms"] = int(value)
+                elif parts[0] == "active_low" and len(parts) == 1:
+                    options["contacts_active_low"] = value.lower() in ("1", "true", "yes")
+                elif parts[0] in ("button", "led", "buzzer") and len(parts) == 2:
+                    {"button": buttons, "led": leds, "buzzer": buzzers}[parts[0]].append(
+                        (parts[1], int(value)))
+                elif parts[0] == "contact" and len(parts) == 3:
+                    contacts.append((parts[1], parts[2], int(value)))
+                else:
+                    raise ConfigError(f"unknown GPIO option {key!r} in {where}")
+            except ValueError as exc:
+                if isinstance(exc, ConfigError):
+                    raise
+                raise ConfigError(f"GPIO option {key}={value!r} in {where} is not a number") from None
+        try:
+            return cls(buttons=tuple(buttons), leds=tuple(leds), buzzers=tuple(buzzers),
+                       contacts=tuple(contacts), **options)
+        except ConfigError as exc:
+            raise ConfigError(f"{exc} (in {where})") from None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDevices:
+    """The device URLs of one seat: a seat unit, or separate play and spread readers."""
+
+    seat: str
+    unit: str | None = None
+    play: str | None = None
+    spread: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Listen:
+    """Where the table's web server listens."""
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """One table's config file, parsed (see the module docstring for the format)."""
+
+    path: Path
+    name: str
+    code: str = "duplicate"
+    seats: tuple[SeatDevices, ...] = ()
+    board_reader: str | None = None
+    gpio_url: str | None = None
+    gpio: GpioPins | None = None
+    deck: Path | None = None
+    arbiter_pin_hash: str | None = None
+    listen: Listen = field(default_factory=Listen)
+
+    def seat(self, seat: str) -> SeatDevices:
+        """The devices of ``seat`` (none when the config names none)."""
+        for devices in self.seats:
+            if devices.seat == seat:
+                return devices
+        return SeatDevices(seat)
+
+    def device_urls(self) -> tuple[tuple[str, str], ...]:
+        """``(name, url)`` of every event source, named as their raw events name them.
+
+        Readers are ``N.play``, ``N.spread`` and ``board``; a seat unit is ``N.unit``; the
+        Pi's GPIO is ``gpio``.
+        """
+        urls: list[tuple[str, str]] = []
+        for devices in self.seats:
+            if devices.unit:
+                urls.append((f"{devices.seat}.unit", devices.unit))
+            if devices.play:
+                urls.append((f"{devices.seat}.play", devices.play))
+            if devices.spread:
+                urls.append((f"{devices.seat}.spread", devices.spread))
+        if self.board_reader:
+            urls.append(("board", self.board_reader))
+        if self.gpio_url:
+            urls.append(("gpio", self.gpio_url))
+        return tuple(urls)
+
+
+def check_device_url(url: str, where: str) -> str:
+    """Return ``url`` if its scheme is one the drivers open (``nfc:``, ``gpio:``, ``sim:``, ``serial:``)."""
+    scheme, sep, rest = url.partition(":")
+    if not sep or scheme not in SCHEMES or not rest:
+        raise ConfigError(f"{where}: {url!r} is not a device URL "
+                          f"(nfc:tty:AMA1:pn532, nfc:usb:072f:2200, serial:///dev/ttyACM0, "
+                          f"gpio:rpigpio, sim://)")
+    return url
+
+
+# -- the table config file ---------------------------------------------------------------
+
+_TOP_KEYS = {"table", "arbiter", "listen", "seats", "gpio"}
+_TABLE_KEYS = {"name", "code", "deck", "board_reader"}
+_SEAT_KEYS = {"unit", "play", "spread"}
+_GPIO_KEYS = {"url", "numbering", "bouncetime_ms", "contacts_active_low", "buttons", "leds", "buzzers",
+              "contacts"}
+
+
+class _Reader:
+    """Typed access to one TOML table, with errors that name the key and the file."""
+
+    def __init__(self, data: Mapping[str, Any], prefix: str, source: str) -> None:
+        self.data, self.prefix, self.source = data, prefix, source
+
+    def key(self, name: str) -> str:
+        return f"{self.prefix}{name}"
+
+    def fail(self, name: str, message: str) -> ConfigError:
+        return ConfigError(f"'{self.key(name)}' in {self.source}: {message}")
+
+    def only(self, allowed: set[str]) -> None:
+        for name in self.data:
+            if name not in allowed:
+                raise ConfigError(f"unknown key '{self.key(name)}' in {self.source} "
+                                  f"(expected one of {', '.join(sorted(allowed))})")
+
+    def table(self, name: str) -> _Reader:
+        value = self.data.get(name, {})
+        if not isinstance(value, dict):
+            raise self.fail(name, f"must be a table, not {value!r}")
+        return _Reader(value, f"{self.key(name)}.", self.source)
+
+    def string(self, name: str, default: str | None = None) -> str | None:
+        value = self.data.get(name, default)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise self.fail(name, f"must be a non-empty string, not {value!r}")
+        return value
+
+    def integer(self, name: str, default: int, low: int, high: int) -> int:
+        value = self.data.get(name, default)
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise self.fail(name, f"must be a whole number {low}..{high}, not {value!r}")
+        return value
+
+    def boolean(self, name: str, default: bool) -> bool:
+        value = self.data.get(name, default)
+        if not isinstance(value, bool):
+            raise self.fail(name, f"must be true or false, not {value!r}")
+        return value
+
+    def url(self, name: str) -> str | None:
+        value = self.string(name)
+        return None if value is None else check_device_url(value, f"'{self.key(name)}' in {self.source}")
+
+    def pins(self, name: str) -> tuple[tuple[str, int], ...]:
+        table = self.table(name)
+        pairs = []
+        for seat in table.data:
+            if seat not in SEATS:
+                raise table.fail(seat, "is not a seat (N, E, S, W)")
+            pairs.append((seat, table.integer(seat, 0, 0, 53)))
+        return tuple(pairs)
+
+
+def loads(text: str, path: str | Path = "<string>") -> TableConfig:
+    """Parse the text of a table config; relative paths in it are relative to ``path``'s folder."""
+    source = str(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source} is not valid TOML: {exc}") from None
+    top = _Reader(data, "", source)
+    top.only(_TOP_KEYS)
+    base = Path(path).parent if source != "<string>" else Path(".")
+
+    table = top.table("table")
+    table.only(_TABLE_KEYS)
+    name = table.string("name")
+    if name is None:
+        raise ConfigError(f"'table.name' is missing in {source}")
+    code = table.string("code", "duplicate") or "duplicate"
+    if code not in CODES:
+        raise table.fail("code", f"must be one of {', '.join(CODES)}, not {code!r}")
+    deck_text = table.string("deck")
+    deck = None if deck_text is None else (base / deck_text)
+
+    arbiter = top.table("arbiter")
+    arbiter.only({"pin_hash"})
+    pin_hash = arbiter.string("pin_hash")
+    if pin_hash is not None and not _PIN_HASH.match(pin_hash):
+        raise arbiter.fail("pin_hash", "must be 'pbkdf2_sha256$<iterations>$<salt hex>$<hash hex>' "
+                                       "as drivers.config.hash_pin makes it")
+
+    listen_table = top.table("listen")
+    listen_table.only({"host", "port"})
+    listen = Listen(host=listen_table.string("host", "127.0.0.1") or "127.0.0.1",
+                    port=listen_table.integer("port", 8080, 1, 65535))
+
+    seats_table = top.table("seats")
+    seats: list[SeatDevices] = []
+    for seat in seats_table.data:
+        if seat not in SEATS:
+            raise seats_table.fail(seat, "is not a seat (N, E, S, W)")
+        devices = seats_table.table(seat)
+        devices.only(_SEAT_KEYS)
+        seats.append(SeatDevices(seat, unit=devices.url("unit"), play=devices.url("play"),
+                                 spread=devices.url("spread")))
+    seats.sort(key=lambda d: SEATS.index(d.seat))
+
+    gpio_url: str | None = None
+    gpio: GpioPins | None = None
+    if "gpio" in data:
+        section = top.table("gpio")
+        section.only(_GPIO_KEYS)
+        gpio_url = section.url("url") or "gpio:rpigpio"
+        contacts: list[tuple[str, str, int]] = []
+        contact_table = section.table("contacts")
+        for seat in contact_table.data:
+            if seat not in SEATS:
+                raise contact_table.fail(seat, "is not a seat (N, E, S, W)")
+            slots = contact_table.table(seat)
+            for slot in slots.data:
+                contacts.append((seat, slot, slots.integer(slot, 0, 0, 53)))
+        numbering = section.string("numbering", "BCM") or "BCM"
+        buttons, leds, buzzers = section.pins("buttons"), section.pins("leds"), section.pins("buzzers")
+        bouncetime_ms = section.integer("bouncetime_ms", 20, 0, 1000)
+        active_low = section.boolean("contacts_active_low", True)
+        try:
+            gpio = GpioPins(numbering=numbering.upper(), buttons=buttons, leds=leds, buzzers=buzzers,
+                            contacts=tuple(contacts), bouncetime_ms=bouncetime_ms,
+                            contacts_active_low=active_low)
+        except ConfigError as exc:
+            raise ConfigError(f"[gpio] in {source}: {exc}") from None
+
+    return TableConfig(path=Path(path), name=name, code=code, seats=tuple(seats),
+                       board_reader=table.url("board_reader"), gpio_url=gpio_url, gpio=gpio, deck=deck,
+                       arbiter_pin_hash=pin_hash, listen=listen)
+
+
+def load(path: str | Path) -> TableConfig:
+    """Read and parse the table config file at ``path``."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read table config {path}: {exc.strerror or exc}") from None
+    return loads(text, path)
+
+
+# -- the arbiter's PIN ---------------------------------------------------------------------
+
+def hash_pin(pin: str, *, iterations: int = 200_000, salt: bytes | None = None) -> str:
+    """The ``pin_hash`` text for ``pin``: PBKDF2-HMAC-SHA256 with a random salt."""
+    salt = secrets.token_bytes(16) if salt is None else salt
+    digest = hashlib.pbkdf2_hmac("sha256", pin.encode("utf-8"), salt, iterations)
+    return f"pbkdf2_sha256${iterations}${salt.hex()}${digest.hex()}"
+
+
+def verify_pin(pin: str, pin_hash: str) -> bool:
+    """Whether ``pin`` matches ``pin_hash`` (made by ``hash_pin``); compared in constant time."""
+    match = _PIN_HASH.match(pin_hash)
+    if match is None:
+        raise ConfigError(f"not a PIN hash: {pin_hash!r}")
+    iterations, salt, expected = int(match[1]), bytes.fromhex(match[2]), match[3]
+    digest = hashlib.pbkdf2_hmac("sha256", pin.encode("utf-8"), salt, iterations)
+    return hmac.compare_digest(digest.hex(), expected)
+
+
+# -- the deck file -------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """Enrolled tags: tag UID (upper-case hex) -> (deck id, card in PBN text: ``SA``, ``H7``)."""
+
+    tags: Mapping[str, tuple[str, str]]
+
+    def card(self, uid: str) -> tuple[str, str] | None:
+        """``(deck id, card)`` of the tag ``uid``, or None for a tag that is not enrolled."""
+        return self.tags.get(uid.upper())
+
+    def uids(self, deck_id: str) -> dict[str, str]:
+        """Card -> tag UID of one deck (what the simulator needs to put a card on a reader)."""
+        return {card: uid for uid, (deck, card) in self.tags.items() if deck == deck_id}
+
+    @property
+    def deck_ids(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(deck for deck, _ in self.tags.values()))
+
+
+def load_deck(path: str | Path) -> Deck:
+    """Read a deck file: one TOML table per deck id, each mapping card -> tag UID."""
+    source = str(path)
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read deck file {source}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source} is not valid TOML: {exc}") from None
+    tags: dict[str, tuple[str, str]] = {}
+    for deck_id, cards in data.items():
+        if not isinstance(cards, dict):
+            raise ConfigError(f"'{deck_id}' in {source} must be a table of card = \"UID\"")
+        for card, uid in cards.items():
+            where = f"'{deck_id}.{card}' in {source}"
+            if not _CARD.match(card):
+                raise ConfigError(f"{where}: {card!r} is not a card (SA, HT, C2 ...)")
+            if not isinstance(uid, str) or not _UID.match(uid.upper()):
+                raise ConfigError(f"{where}: {uid!r} is not a tag UID (4, 7 or 10 bytes in hex)")
+            if uid.upper() in tags:
+                other = tags[uid.upper()]
+                raise ConfigError(f"{where}: tag {uid.upper()} is already {other[0]}.{other[1]}")
+            tags[uid.upper()] = (deck_id, card)
+    return Deck(tags)

@@ -1,0 +1,136 @@
+"""The table config file and the deck file: parsed into frozen values, errors naming key and file."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from drivers import config
+from drivers.config import ConfigError, GpioPins, Listen, SeatDevices
+
+EXAMPLE = '''
+[table]
+name = "Table 3"
+code = "rubber"
+deck = "decks/club.toml"
+board_reader = "nfc:usb:072f:2200"
+
+[arbiter]
+pin_hash = "{pin_hash}"
+
+[listen]
+host = "0.0.0.0"
+port = 8080
+
+[seats.N]
+unit = "serial:///dev/ttyACM0"
+[seats.E]
+play = "nfc:tty:AMA1:pn532"
+spread = "nfc:tty:AMA2:pn532"
+
+[gpio]
+numbering = "BCM"
+bouncetime_ms = 30
+buttons = {{ N = 5, E = 6 }}
+leds = {{ N = 12 }}
+buzzers = {{ N = 18 }}
+[gpio.contacts.E]
+Pass = 22
+"1NT" = 23
+'''
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    return path
+
+
+def test_the_example_config_parses_into_frozen_values(tmp_path: Path) -> None:
+    pin_hash = config.hash_pin("2468", iterations=1000)
+    path = write(tmp_path, EXAMPLE.format(pin_hash=pin_hash))
+    table = config.load(path)
+    assert (table.name, table.code, table.deck) == ("Table 3", "rubber", tmp_path / "decks" / "club.toml")
+    assert table.seats == (SeatDevices("N", unit="serial:///dev/ttyACM0"),
+                           SeatDevices("E", play="nfc:tty:AMA1:pn532", spread="nfc:tty:AMA2:pn532"))
+    assert table.seat("W") == SeatDevices("W")
+    assert table.listen == Listen("0.0.0.0", 8080)
+    assert table.gpio_url == "gpio:rpigpio"
+    assert table.gpio == GpioPins(buttons=(("N", 5), ("E", 6)), leds=(("N", 12),), buzzers=(("N", 18),),
+                                  contacts=(("E", "Pass", 22), ("E", "1NT", 23)), bouncetime_ms=30)
+    assert table.device_urls() == (("N.unit", "serial:///dev/ttyACM0"), ("E.play", "nfc:tty:AMA1:pn532"),
+                                   ("E.spread", "nfc:tty:AMA2:pn532"), ("board", "nfc:usb:072f:2200"),
+                                   ("gpio", "gpio:rpigpio"))
+    assert table.arbiter_pin_hash is not None and config.verify_pin("2468", table.arbiter_pin_hash)
+    assert not config.verify_pin("1357", table.arbiter_pin_hash)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        table.name = "x"  # type: ignore[misc]
+
+
+def test_a_minimal_config_has_defaults() -> None:
+    table = config.loads('[table]\nname = "T1"\n')
+    assert (table.code, table.seats, table.gpio, table.deck, table.listen) == (
+        "duplicate", (), None, None, Listen())
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[table]\ncode = "duplicate"\n', "'table.name' is missing in .*table.toml"),
+    ('[table]\nname = "T"\ncode = "whist"\n', "'table.code' in .*table.toml: must be one of"),
+    ('[table]\nname = "T"\n[seats.X]\nplay = "nfc:tty:AMA1:pn532"\n', "'seats.X' in .*: is not a seat"),
+    ('[table]\nname = "T"\n[seats.N]\npley = "nfc:tty:AMA1:pn532"\n', "unknown key 'seats.N.pley' in"),
+    ('[table]\nname = "T"\n[seats.N]\nplay = "usb:072f"\n', "'seats.N.play' in .*: 'usb:072f' is not a "),
+    ('[table]\nname = "T"\n[listen]\nport = "http"\n', "'listen.port' in .*: must be a whole number 1"),
+    ('[table]\nname = "T"\n[arbiter]\npin_hash = "1234"\n', "'arbiter.pin_hash' in .*: must be 'pbkdf2"),
+    ('[table]\nname = "T"\n[gpio]\nbuttons = { N = 5 }\nleds = { N = 5 }\n', r"\[gpio\] in .*: LED N: pin 5"),
+    ('[table]\nname = "T"\n[gpio.contacts.N]\n8NT = 4\n', r"\[gpio\] in .*: contact N '8NT' is not"),
+    ('[table]\nname = "T"\n[gpio]\nnumbering = "BOARD"\nleds = { N = 4 }\n', "4 is not a usable BOARD"),
+    ('[table]\nname = "T"\n[gpio]\nbouncetime_ms = true\n', "'gpio.bouncetime_ms' in"),
+    ('[table\nname = "T"\n', "table.toml is not valid TOML"),
+    ('[table]\nname = "T"\n[extra]\n', "unknown key 'extra' in"),
+])
+def test_errors_name_the_key_and_the_file(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        config.load(write(tmp_path, text))
+
+
+def test_a_missing_config_file_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"cannot read table config .*nothing\.toml"):
+        config.load(tmp_path / "nothing.toml")
+
+
+def test_the_deck_file_maps_tags_to_deck_and_card(tmp_path: Path) -> None:
+    path = tmp_path / "club.toml"
+    path.write_text('[red]\nSA = "04a1b2c3d4e5f6"\nH7 = "04A1B2C3D4E5F7"\n[blue]\nSA = "A1B2C3D4"\n')
+    deck = config.load_deck(path)
+    assert deck.card("04A1B2C3D4E5F6") == ("red", "SA")
+    assert deck.card("a1b2c3d4") == ("blue", "SA")
+    assert deck.card("04000000000000") is None
+    assert deck.uids("red") == {"SA": "04A1B2C3D4E5F6", "H7": "04A1B2C3D4E5F7"}
+    assert deck.deck_ids == ("red", "blue")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[red]\nSZ = "04A1B2C3D4E5F6"\n', r"'red.SZ' in .*club.toml: 'SZ' is not a card"),
+    ('[red]\nSA = "04A1"\n', r"'red.SA' in .*: '04A1' is not a tag UID"),
+    ('[red]\nSA = "04A1B2C3D4E5F6"\n[blue]\nSA = "04a1b2c3d4e5f6"\n',
+     "'blue.SA' in .*: tag 04A1B2C3D4E5F6 is already red.SA"),
+    ('SA = "04A1B2C3D4E5F6"\n', "'SA' in .* must be a table"),
+])
+def test_deck_file_errors(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "club.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=message):
+        config.load_deck(path)
+
+
+def test_pin_maps_refuse_a_pin_used_twice_and_a_seat_with_two_buttons() -> None:
+    with pytest.raises(ConfigError, match="pin 5 is already the button N"):
+        GpioPins(buttons=(("N", 5),), contacts=(("N", "Pass", 5),))
+    with pytest.raises(ConfigError, match="a seat has two button pins"):
+        GpioPins(buttons=(("N", 5), ("N", 6)))
+    with pytest.raises(ConfigError, match="not a number"):
+        GpioPins.from_query("button.N=five", "gpio:rpigpio?button.N=five")
+    with pytest.raises(ConfigError, match=r"unknown GPIO option 'lamp\.N'"):
+        GpioPins.from_query("lamp.N=5", "gpio:rpigpio?lamp.N=5")
