@@ -282,7 +282,8 @@ def _restrictions(obligations: Iterable[Obligation], seat: Seat, trick: int,
     for ob in obligations:
         if ob.seat is not seat:
             continue
-        if (leading and ob.kind in (LEAD_REQ, LEAD_BAN)) or (not leading and ob.kind == PLAY_OPT_57 and ob.trick == trick):
+        wanted = ob.kind in (LEAD_REQ, LEAD_BAN) if leading else ob.kind == PLAY_OPT_57 and ob.trick == trick
+        if wanted:
             out.append(ob)
     return out
 
