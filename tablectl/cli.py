@@ -13,6 +13,7 @@ from typing import Any
 
 from controller.errors import BridgeTableError
 from controller.records import lin, pbn, tablelog
+from controller.records.export import records_of
 from controller.records.model import BoardRecord
 from controller.replay import ReplayReport, board_actions, replay_log, replay_records
 
@@ -102,6 +103,16 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         report = {"session": report["session"], "boards": [boards[args.record - 1]]}
+    if args.pbn or args.lin:
+        if path.suffix.lower() not in (".jsonl", ".log", ".json"):
+            print("tablectl replay: --pbn and --lin export the boards of a table log (.jsonl)",
+                  file=sys.stderr)
+            return 2
+        records = records_of(result.state)
+        if args.pbn:
+            pbn.dump(records, args.pbn)
+        if args.lin:
+            lin.dump(records, args.lin)
     if args.json:
         json.dump(report, sys.stdout, indent=None if args.compact else 1)
         sys.stdout.write("\n")
@@ -138,6 +149,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the JSON report (DESIGN.md)")
     p.add_argument("--compact", action="store_true", help="with --json: one line")
     p.add_argument("--record", type=int, help="only the Nth record of the file (from 1)")
+    p.add_argument("--pbn", metavar="OUT", help="write the boards of a table log as PBN, with "
+                   "irregularity marks, rulings as commentary, and time tables")
+    p.add_argument("--lin", metavar="OUT", help="write the boards of a table log as LIN, with "
+                   "rulings as commentary")
     p.set_defaults(func=_cmd_replay)
     d = sub.add_parser("demo-replay", help="replay one real corpus board and print it")
     d.add_argument("--record", type=int, default=1)

@@ -30,6 +30,11 @@ class BoardRecord:
       Contract/Declarer/Result/Score live here for comparison with the replay.
     - ``error``: why the record cannot be used at all (None if it can); ``warnings``: what
       the reader noticed and tolerated.
+    - written by the table's export (PBN 2.1 §3.9, §5): ``call_marks`` (index in ``calls``,
+      ``I`` for an accepted insufficient bid, or ``S`` for a seat skipped before that call by
+      an accepted call out of rotation), ``trick_leaders`` (who actually led each trick, when
+      a lead out of turn was accepted), ``sections`` (supplemental lines such as the
+      AuctionTimeTable and PlayTimeTable, written after the play).
     """
 
     source: str
@@ -49,6 +54,9 @@ class BoardRecord:
     commentary: tuple[str, ...] = ()
     error: str | None = None
     warnings: tuple[str, ...] = field(default=())
+    call_marks: tuple[tuple[int, str], ...] = ()
+    trick_leaders: tuple[Seat, ...] = ()
+    sections: tuple[str, ...] = ()
 
     def tag(self, name: str) -> str | None:
         """The value of the last tag called ``name`` (case-sensitive, as PBN), or None."""

@@ -799,6 +799,7 @@ def _format(record: BoardRecord, deals: dict[str, Deal | None]) -> str:
         lines.append(_tag("Auction", td["Auction"]))  # a section without calls
     if record.play or "Play" in td:
         lines.extend(_play_lines(record, td, contract))
+    lines.extend(record.sections)
     for text in record.commentary:
         lines.append("{" + text.replace("}", ")") + "}")
     return "\n".join(lines) + "\n"
@@ -808,6 +809,13 @@ def _auction_lines(record: BoardRecord, auction: Auction | None) -> list[str]:
     """The auction section: four calls a line, ``!`` alerts, ``=n=`` notes, then the [Note] tags."""
     assert record.calls is not None
     alerts = set(record.alerts)
+    skipped: dict[int, int] = {}
+    insufficient: set[int] = set()
+    for index, mark in record.call_marks:
+        if mark == "S":
+            skipped[index] = skipped.get(index, 0) + 1
+        elif mark == "I":
+            insufficient.add(index)
     notes_at: dict[int, list[int]] = {}
     texts: list[str] = []
     for index, text in sorted(record.call_notes, key=lambda n: n[0]):
@@ -815,7 +823,8 @@ def _auction_lines(record: BoardRecord, auction: Auction | None) -> list[str]:
         notes_at.setdefault(index, []).append(len(texts))
     tokens: list[str] = []
     for i, call in enumerate(record.calls):
-        token = str(call) + ("!" if i in alerts else "")
+        tokens.extend(["^S"] * skipped.get(i, 0))
+        token = ("^I " if i in insufficient else "") + str(call) + ("!" if i in alerts else "")
         for n in notes_at.get(i, ()):
             token += f" ={n}="
         tokens.append(token)
@@ -831,10 +840,11 @@ def _play_lines(record: BoardRecord, td: dict[str, str], contract: Contract | No
     leader = _plain_seat(td.get("Play", ""))
     if leader is None and contract is not None:
         leader = contract.opening_leader
-    if contract is not None:
+    tagged = _CONTRACT_BID.match(td.get("Contract", "")) if record.trick_leaders else None
+    if contract is not None and tagged is None:
         trump = contract.denomination.trump
     else:
-        m = _CONTRACT_BID.match(td.get("Contract", ""))
+        m = tagged or _CONTRACT_BID.match(td.get("Contract", ""))
         if m is None:
             if not record.play:
                 return []
@@ -850,6 +860,8 @@ def _play_lines(record: BoardRecord, td: dict[str, str], contract: Contract | No
     play = record.play
     for start in range(0, len(play), 4):
         trick = play[start:start + 4]
+        if start // 4 < len(record.trick_leaders):
+            trick_leader = record.trick_leaders[start // 4]
         row = ["-"] * 4
         for k, card in enumerate(trick):
             mark = marks.get(start + k)

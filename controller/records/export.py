@@ -1,0 +1,156 @@
+"""The boards a table played, as PBN/LIN records carrying their irregularities and rulings.
+
+PBN 2.1 §3.9 marks what it can: ``^I`` before an insufficient bid that was accepted,
+``^S`` for a seat that lost its turn to an accepted call out of rotation, ``^R`` before a
+revoke card, ``^L`` before a lead out of turn that was accepted. Every irregularity, with
+its law, offender, chooser, options and ruling, is also written as commentary (PBN ``{}``,
+LIN ``nt|``), and so are the revoke transfers. The think times go into the supplemental
+AuctionTimeTable and PlayTimeTable sections (PBN 2.1 §5.4, §5.8); LIN has no place for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from controller.cards import Card
+from controller.irregularities import Irregularity
+from controller.play import trick_winner
+from controller.records.model import BoardRecord
+from controller.seats import Seat
+from controller.table import BoardOutcome, TableState
+from controller.tempo import auction_time_table, play_time_table
+
+__all__ = ["board_record", "records_of"]
+
+_EVENT_TAGS = ("Event", "Site", "Date")
+
+
+def records_of(state: TableState) -> list[BoardRecord]:
+    """One record per finished board of ``state``, in the order played."""
+    return [board_record(outcome, state) for outcome in state.boards]
+
+
+def board_record(outcome: BoardOutcome, state: TableState) -> BoardRecord:
+    """The record of one finished board, with its irregularities and timing."""
+    b = outcome.board
+    irregularities = [i for i in map(state.irregularity, b.irregularity_ids) if i is not None]
+    settings = dict(state.settings)
+    tags: list[tuple[str, str]] = [(name, str(settings.get(name.lower(), "?"))) for name in _EVENT_TAGS]
+    tags.append(("Scoring", {"duplicate": "MP", "rubber": "Rubber", "chicago": "Chicago"}.get(
+        state.code.name, state.code.name)))
+    contract = b.contract
+    if contract is not None:
+        tags += [("Declarer", str(contract.declarer)), ("Contract", contract.text)]
+    elif b.auction.is_passed_out:
+        tags += [("Contract", "Pass")]
+    if outcome.tricks is not None and contract is not None:
+        tags.append(("Result", str(outcome.tricks)))
+    if outcome.score_ns is not None:
+        tags.append(("Score", f"NS {outcome.score_ns}"))
+    tags.append(("Termination", {"played": "normal", "claimed": "normal", "passed_out": "normal",
+                                 "adjusted": "adjudication", "redeal": "rules infraction"}.get(
+                                     outcome.status, "unterminated")))
+    play_cards, leaders = _play(outcome)
+    if contract is not None and play_cards:
+        tags.append(("Play", str(contract.declarer.lho)))
+    return BoardRecord(
+        source=f"table board {b.index}", number=b.number, dealer=b.dealer, vulnerability=b.vulnerability,
+        deal=b.deal, calls=b.auction.calls, alerts=b.alerts, play=play_cards,
+        claim=outcome.tricks if outcome.tricks is not None and len(play_cards) < 52 else None,
+        marks=_play_marks(outcome, irregularities, leaders), tags=tuple(tags),
+        commentary=tuple(_commentary(irregularities, outcome)),
+        call_marks=_call_marks(outcome), trick_leaders=leaders,
+        sections=tuple(_time_tables(outcome, leaders)))
+
+
+def _play(outcome: BoardOutcome) -> tuple[tuple[Card, ...], tuple[Seat, ...]]:
+    play = outcome.board.play
+    if play is None:
+        return (), ()
+    tricks = (*play.tricks, play.current) if play.current.cards else play.tricks
+    cards = tuple(c for t in tricks for c in t.cards)
+    return cards, tuple(t.leader for t in tricks)
+
+
+def _call_marks(outcome: BoardOutcome) -> tuple[tuple[int, str], ...]:
+    """``S`` for each seat passed over by an accepted call out of rotation, ``I`` for insufficient bids."""
+    auction = outcome.board.auction
+    marks: list[tuple[int, str]] = []
+    expected = auction.dealer
+    last_rank: int | None = None
+    for i, (call, seat) in enumerate(zip(auction.calls, auction.seats, strict=True)):
+        while expected is not seat:
+            marks.append((i, "S"))
+            expected = expected.lho
+        expected = seat.lho
+        if call.is_bid:
+            if last_rank is not None and call.rank <= last_rank:
+                marks.append((i, "I"))
+            last_rank = call.rank
+    return tuple(marks)
+
+
+def _play_marks(outcome: BoardOutcome, irregularities: Sequence[Irregularity],
+                leaders: Sequence[Seat]) -> tuple[tuple[int, str], ...]:
+    """``R`` on each revoke card, ``L`` on each lead out of turn that stood."""
+    play = outcome.board.play
+    contract = outcome.board.contract
+    if play is None or contract is None:
+        return ()
+    tricks = (*play.tricks, play.current) if play.current.cards else play.tricks
+    marks: dict[int, str] = {}
+    for irr in irregularities:
+        if irr.kind == "revoke" and irr.trick is not None and irr.offender is not None \
+                and irr.trick <= len(tricks):
+            trick = tricks[irr.trick - 1]
+            card = trick.card_of(irr.offender)
+            if card is not None:
+                marks[4 * (irr.trick - 1) + trick.cards.index(card)] = "R"
+    proper = contract.declarer.lho
+    for n, trick in enumerate(tricks):
+        if trick.leader is not proper:
+            marks[4 * n] = "L"
+        if trick.is_complete:
+            proper = trick_winner(trick.leader, trick.cards, play.trump)
+    return tuple(sorted(marks.items()))
+
+
+def _commentary(irregularities: Sequence[Irregularity], outcome: BoardOutcome) -> list[str]:
+    out = []
+    for irr in irregularities:
+        ruling = "" if irr.ruling is None else "; ruling: " + ", ".join(
+            f"{k} {v}" for k, v in irr.ruling)
+        out.append(f"Irregularity {irr.id}: {irr.kind} ({irr.situation}), Law {irr.law or '-'}: "
+                   f"{irr.detail}; offender {irr.offender or '-'}; chooser {irr.chooser}; "
+                   f"options {', '.join(irr.options) or '-'}{ruling}; {irr.status}")
+    out.extend(outcome.notes)
+    if outcome.status == "adjusted":
+        out.append(f"Result assigned by the arbiter: declarer {outcome.tricks} tricks")
+    return out
+
+
+def _time_tables(outcome: BoardOutcome, leaders: Sequence[Seat]) -> list[str]:
+    """PBN AuctionTimeTable and PlayTimeTable: each call's and card's think time."""
+    b = outcome.board
+    lines: list[str] = []
+    if b.call_times:
+        seconds: list[float | None] = []
+        previous = b.start_t
+        skipped = [i for i, m in _call_marks(outcome) if m == "S"]
+        for i, t in enumerate(b.call_times):
+            seconds.extend([None] * skipped.count(i))  # a ^S token has no think time
+            seconds.append(max(0.0, t - previous))
+            previous = t
+        lines += auction_time_table(b.dealer, seconds)
+    play = b.play
+    if b.play_times and play is not None:
+        previous = b.call_times[-1] if b.call_times else b.start_t
+        tricks = (*play.tricks, play.current) if play.current.cards else play.tricks
+        seats = [t.seat_of(i) for t in tricks for i in range(len(t.cards))]
+        cards: list[tuple[Seat, float | None]] = []
+        for seat, t in zip(seats, b.play_times, strict=False):
+            cards.append((seat, max(0.0, t - previous)))
+            previous = t
+        if cards and b.contract is not None:
+            lines += play_time_table(b.contract.declarer.lho, cards)
+    return lines
