@@ -20,12 +20,13 @@ run: setup
 	$(VENV)/bin/tablectl demo-replay
 
 test: setup
-	$(PY) -m ruff check controller drivers tablectl tests bench
-	$(PY) -m mypy controller drivers tablectl
+	$(PY) -m ruff check controller drivers firmware_bridge tablectl tests bench
+	$(PY) -m mypy controller drivers firmware_bridge tablectl
 	$(PY) -m pytest
 
 bench: setup
 	$(PY) bench/replay.py
+	$(PY) bench/frames.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
