@@ -17,8 +17,8 @@ def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     names: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
     lines = ["def copy(obj, ch):", "    new = new_(cls)"]
     for n in names:
-        lines.append(f"    set_(new, {n!r}, ch[{n!r}] if {n!r} in ch else obj.{n})")
-    lines.append("    return new")
+        lines.append(f"    set_(new, {n!r}, obj.{n})")
+    lines += ["    for k, v in ch.items():", "        set_(new, k, v)", "    return new"]
     scope: dict[str, Any] = {"new_": object.__new__, "set_": object.__setattr__, "cls": cls}
     exec("\n".join(lines), scope)  # the source is built from the class's own field names
     fn: Callable[[Any, dict[str, Any]], Any] = scope["copy"]

@@ -16,6 +16,7 @@ from controller.records import lin, pbn, tablelog
 from controller.records.export import records_of
 from controller.records.model import BoardRecord
 from controller.replay import ReplayReport, board_actions, replay_log, replay_records
+from tablectl import hardware
 
 __all__ = ["main"]
 
@@ -157,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo-replay", help="replay one real corpus board and print it")
     d.add_argument("--record", type=int, default=1)
     d.set_defaults(func=_cmd_demo_replay)
+    hardware.add_commands(sub)
     return parser
 
 
