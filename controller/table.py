@@ -557,7 +557,7 @@ def _apply_call(state: TableState, board: BoardState, seat: Seat, call: Call, t:
             state = _close(evolve(state, board=board), board, "passed_out", 0)
             events.append(Event("passed_out", "", None, t))
             return state, state.board or board, events
-        board = _start_play(board, contract)
+        board = _start_play(board, contract, state.code.rules.family == "duplicate")
         events.append(Event("contract", str(contract), contract.declarer, t))
         state, board, more = _lead_options_due(evolve(state, board=board), board, t)
         events.extend(more)
@@ -611,8 +611,12 @@ def _resolve_obligations(state: TableState, board: BoardState, seat: Seat, call:
                         continue
                 else:
                     new.append(Obligation(r.PASS_ALL, partner, ob.source))
-                    new.append(Obligation(r.LEAD_OPT_26, partner, ob.source,
-                                          suits=r.lead_suits_of(original)))
+                    if rules.family == "duplicate" or not (call.is_bid and call.denomination is original.denomination):
+                        # R 26A, 26B1: a replacement repeating the denomination leaves no lead option;
+                        # D 26: a suit bid in the legal auction is dropped when the play starts, and
+                        # a withdrawn notrump bid still lets declarer prohibit one suit
+                        new.append(Obligation(r.LEAD_OPT_26, partner, ob.source,
+                                              suits=r.lead_suits_of(original)))
                     events.append(Event("rectification", "partner must pass for the rest of the "
                                         "auction (Law 27B2)", partner))
             continue
@@ -653,12 +657,26 @@ def _resolve_obligations(state: TableState, board: BoardState, seat: Seat, call:
     return evolve(board, obligations=(*kept, *new)), call, replaced
 
 
-def _start_play(board: BoardState, contract: Contract) -> BoardState:
-    """The play begins: auction obligations end; exposed cards of defenders become penalty cards."""
+def _start_play(board: BoardState, contract: Contract, specified_in_auction: bool = False) -> BoardState:
+    """The play begins: auction obligations end; exposed cards of defenders become penalty cards.
+
+    Law 26 lead options stay only for the defending side; in duplicate a suit the offender
+    bid in the legal auction is dropped from them (D 26: no rectification for that suit).
+    """
     play = Play.start(contract.declarer, contract.denomination.trump, board.deal)
     defenders = (contract.declarer.lho, contract.declarer.rho)
-    obligations = tuple(o for o in board.obligations
-                        if o.kind == r.LEAD_OPT_26 and o.seat in defenders)
+    obligations: list[Obligation] = []
+    for o in board.obligations:
+        if o.kind != r.LEAD_OPT_26 or o.seat not in defenders:
+            continue
+        if specified_in_auction and o.suits:
+            named = {c.denomination.trump for c in board.auction.calls_of(o.seat.partner)
+                     if c.is_bid and c.denomination is not None}
+            kept = tuple(s for s in o.suits if s not in named)
+            if not kept:
+                continue
+            o = evolve(o, suits=kept)
+        obligations.append(o)
     pcs = list(board.penalty_cards)
     mine: dict[Seat, int] = {}
     for seat, _, _, _ in board.exposed:
@@ -666,7 +684,7 @@ def _start_play(board: BoardState, contract: Contract) -> BoardState:
     for seat, card, major, source in board.exposed:
         if seat in defenders:
             pcs.append(PenaltyCard(seat, card, r.is_major(card, major, mine[seat] - 1), source))
-    return evolve(board, phase=Phase.PLAY, contract=contract, play=play, obligations=obligations,
+    return evolve(board, phase=Phase.PLAY, contract=contract, play=play, obligations=tuple(obligations),
                   penalty_cards=tuple(pcs), exposed=())
 
 
@@ -791,7 +809,9 @@ def _card_in_order(state: TableState, board: BoardState, act: a.PlayCard) -> Ste
             situation = "card_not_in_hand"
     if situation is not None:
         return _hold_card(state, board, situation, seat, act, trick_no)
-    contributed = play.current.card_of(seat) is not None
+    last = board.last_card
+    contributed = play.current.card_of(seat) is not None or (
+        last is not None and last[0] is seat and act.t - last[1] <= state.policy.simultaneous_window)
     if contributed:
         return _extra_card(state, board, act)
     if seat is not play.turn:
@@ -812,7 +832,10 @@ def _card_in_order(state: TableState, board: BoardState, act: a.PlayCard) -> Ste
 
 def _hold_card(state: TableState, board: BoardState, situation: str, seat: Seat, act: a.PlayCard,
                trick: int, detail: str | None = None) -> Step:
-    state, board, irr = _raise(state, board, situation, seat, detail or f"{seat} {act.card}", act.t, trick)
+    # D 41A: the arbiter has a face-down lead out of turn returned; nobody chooses
+    chooser = "arbiter" if situation == "opening_lead_face_down_out_of_turn" else None
+    state, board, irr = _raise(state, board, situation, seat, detail or f"{seat} {act.card}", act.t, trick,
+                               chooser=chooser)
     board = _hold(board, Held(irr.id, seat, card=act.card, t=act.t))
     return Step(evolve(state, board=board), (Event("irregularity", situation, seat, act.t),), (irr,))
 
@@ -1453,6 +1476,8 @@ def _apply_ruling(state: TableState, irr: Irregularity, option: str, args: dict[
         return _rule_after_play(state, irr, option, args, t)
     held = _held_of(board, irr.id)
     offender = irr.offender
+    if situation in ("lead_restriction_from_withdrawn_call", "major_pc_partner_on_lead"):
+        return _rule_lead_option(state, board, irr, held, option, args, t)
     if situation == "call_after_auction_closed":
         return _rule_call_after_close(state, board, irr, held)
     if kind in ("insufficient_bid", "call_out_of_rotation", "change_of_call", "inadmissible_call"):
@@ -1699,6 +1724,11 @@ def _rule_lead(state: TableState, board: BoardState, irr: Irregularity, held: He
     if option == "accept_become_dummy":
         state, board, events = _swap_declarer(state, board, held)
         return state, events
+    dummy = _declarer(board).partner
+    if irr.situation == "opening_lead_out_of_turn" and any(s is dummy for s, _ in board.faced):
+        raise _Refused("declarer could have seen dummy's cards: he must accept the lead (Law 54; R 54B)")
+    if option in ("require_suit", "forbid_suit") and "suit" in args and _suit_arg(args) is not held.card.suit:
+        raise _Refused(f"declarer may only require or forbid the suit of the card led ({held.card.suit.name})")
     defender = offender.side is not _declarer(board).side
     if not defender or irr.situation == "opening_lead_face_down_out_of_turn":
         return state, [Event("returned", f"{held.card} goes back to its hand without penalty", offender, t)]
