@@ -186,7 +186,7 @@ def record_actions(rec: BoardRecord) -> list[a.Action]:
 def replay_records(records: Sequence[BoardRecord], progress: Progress | None = None,
                    code: str = "duplicate") -> ReplayReport:
     """Replay PBN/LIN records, one board each, through one table session."""
-    state = TableState.new(code)
+    state = TableState.new(code, {"timing": False})  # a record's times are made up: no tempo
     entries: list[dict[str, Any]] = []
     total = len(records)
     for n, rec in enumerate(records, 1):

@@ -184,11 +184,14 @@ class Policy:
       lead by the wrong defender is returned without rectification (D 41A, 47).
     - ``simultaneous_window``: two cards from one seat this close together (seconds) were
       put down at once (Law 58B); a later second card is a fifth card (Law 45E).
+    - ``timing``: the times of the log are real (false for records replayed from PBN or
+      LIN, whose times are made up): tempo is judged only when they are.
     """
 
     notify: tuple[tuple[str, str], ...] = ()
     face_down_opening_lead: bool = False
     simultaneous_window: float = 0.5
+    timing: bool = True
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, object]) -> Policy:
@@ -204,7 +207,8 @@ class Policy:
         if isinstance(window, bool) or not isinstance(window, int | float) or not 0 <= window <= 10:
             raise ValueError(f"setting 'simultaneous_window' must be 0-10 seconds, not {window!r}")
         return cls(tuple((str(k), str(v)) for k, v in notify.items()),
-                   bool(settings.get("face_down_opening_lead", False)), float(window))
+                   bool(settings.get("face_down_opening_lead", False)), float(window),
+                   bool(settings.get("timing", True)))
 
     def notify_of(self, kind: str) -> str:
         """Who is told at once of an irregularity of ``kind`` (the arbiter unless the club says)."""

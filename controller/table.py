@@ -43,7 +43,7 @@ from controller.play import Play, Trick
 from controller.rulings import Held, Obligation, PenaltyCard, Policy, RevokeRecord
 from controller.scoring import DealResult
 from controller.seats import Seat, Side, Vulnerability
-from controller.tempo import ActKind, Pace, TempoSettings, hesitation, is_skip_bid, record_think
+from controller.tempo import ActKind, Pace, TempoSettings, hesitation, is_skip_bid, record_think, skip_bid_wait
 from controller.values import evolve
 
 __all__ = [
@@ -545,9 +545,22 @@ def _apply_call(state: TableState, board: BoardState, seat: Seat, call: Call, t:
     if replaced:
         return state, board, events
     auction = board.auction
-    if timed and t - (board.start_t if board.last_t is None else board.last_t) >= state.tempo.min_call_s:
-        after_skip = bool(auction.seats) and auction.seats[-1] is seat.rho and _was_skip(board, state)
-        state, board, _ = _timed(state, board, seat, ActKind.CALL, t, after_skip)
+    think = t - (board.start_t if board.last_t is None else board.last_t)
+    timed = timed and state.policy.timing
+    if timed and auction.calls and auction.calls[-1].is_bid and auction.seats[-1] is seat.rho \
+            and _was_skip(board, state):
+        # Law 73 (ACBL), R App. 2: after a skip bid the next player waits about 10 s
+        stop = any(s is seat.rho and (board.call_times[-1] - 15) <= st <= board.call_times[-1]
+                   for s, st in board.stops)
+        # judged when the Stop card was shown, or always with the setting "skip_bid_always"
+        always = dict(state.settings).get("skip_bid_always") is True
+        why = skip_bid_wait(stop, think, state.tempo, seat=seat) if stop or always else None
+        if why is not None:
+            state, board, _ = _raise(state, board, "skip_bid_wait", seat, why, t, chooser="arbiter")
+        if think >= state.tempo.min_call_s:
+            state, board, _ = _timed(state, board, seat, ActKind.CALL, t, True)
+    elif timed and think >= state.tempo.min_call_s:
+        state, board, _ = _timed(state, board, seat, ActKind.CALL, t, False)
     auction = board.auction.with_call(call, seat)
     board = evolve(board, auction=auction, call_times=(*board.call_times, t), last_t=t if timed else board.last_t)
     events.append(Event("call", str(call) + (" (irregular, accepted)" if irregular else ""), seat, t))
@@ -810,8 +823,11 @@ def _card_in_order(state: TableState, board: BoardState, act: a.PlayCard) -> Ste
     if situation is not None:
         return _hold_card(state, board, situation, seat, act, trick_no)
     last = board.last_card
+    # a second card right after the card that completed a trick is two cards at once (Law 58B),
+    # unless that seat won the trick and so leads the next one
     contributed = play.current.card_of(seat) is not None or (
-        last is not None and last[0] is seat and act.t - last[1] <= state.policy.simultaneous_window)
+        last is not None and last[0] is seat and seat is not play.turn
+        and act.t - last[1] <= state.policy.simultaneous_window)
     if contributed:
         return _extra_card(state, board, act)
     if seat is not play.turn:
@@ -980,7 +996,7 @@ def _play(state: TableState, board: BoardState, seat: Seat, card: Card, t: float
                             "play continued", seat, t))
         if claim.disputed is None:
             claim = None
-    if t - (board.start_t if board.last_t is None else board.last_t) >= state.tempo.min_card_s:
+    if state.policy.timing and t - (board.start_t if board.last_t is None else board.last_t) >= state.tempo.min_card_s:
         state, board, tempo = _timed(state, board, seat, ActKind.CARD, t, False)
         if tempo is not None:
             irrs.append(tempo)

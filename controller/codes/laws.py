@@ -66,6 +66,8 @@ DUPLICATE_LAWS: dict[str, str] = {
     "claim_by_declarer": "68-70",
     "claim_by_defender": "68, 70",
     "board_rotated": "7",
+    "hesitation": "16, 73",
+    "skip_bid_wait": "73",
 }
 
 RUBBER_LAWS: dict[str, str] = DUPLICATE_LAWS | {
@@ -99,6 +101,8 @@ RUBBER_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     "claim_by_declarer": "68, 69",
     "claim_by_defender": "70",
     "board_rotated": "",
+    "hesitation": "16, Proprieties 2",
+    "skip_bid_wait": "App. 2",
 }
 
 BRIDGE1905_LAWS: dict[str, str] = {
