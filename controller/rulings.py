@@ -49,6 +49,7 @@ __all__ = [
     "RevokeRecord",
     "RulesOfCode",
     "call_out_of_rotation_situation",
+    "cards_from",
     "forbidden_call",
     "is_major",
     "lead_suits_of",
@@ -364,6 +365,12 @@ def restriction_broken(play: Play, seat: Seat, card: Card,
 
 
 # --- the play: taking cards back --------------------------------------------------------------
+
+def cards_from(play: Play, card: Card) -> int:
+    """How many cards have been played since ``card``, ``card`` included (what ``take_back`` needs)."""
+    played = play.played_cards()
+    return len(played) - played.index(card)
+
 
 def take_back(play: Play, count: int) -> tuple[Play, tuple[tuple[Seat, Card], ...]]:
     """The play with its last ``count`` cards taken back into their hands, and those cards.

@@ -333,11 +333,15 @@ def _drop(board: BoardState, kinds: tuple[str, ...], seat: Seat | None = None) -
 
 # --- tempo -------------------------------------------------------------------------------------
 
+def _since_last_act(board: BoardState, t: float) -> float:
+    """Seconds since the previous call or card at the table (the board's start for the first)."""
+    return t - (board.start_t if board.last_t is None else board.last_t)
+
+
 def _timed(state: TableState, board: BoardState, seat: Seat, kind: ActKind, t: float,
            after_skip: bool) -> tuple[TableState, BoardState, Irregularity | None]:
     """Time one call or card (Laws 16, 73): flag a think far beyond the player's own pace."""
-    previous = board.start_t if board.last_t is None else board.last_t
-    think = t - previous if t > previous else 0.0
+    think = max(0.0, _since_last_act(board, t))
     irr = None
     # the player's own pace is read from the timing already kept, and only for a long think:
     # most acts cost one subtraction (the caller copies the board once with ``last_t=t``)
@@ -545,7 +549,7 @@ def _apply_call(state: TableState, board: BoardState, seat: Seat, call: Call, t:
     if replaced:
         return state, board, events
     auction = board.auction
-    think = t - (board.start_t if board.last_t is None else board.last_t)
+    think = _since_last_act(board, t)
     timed = timed and state.policy.timing
     if timed and auction.calls and auction.calls[-1].is_bid and auction.seats[-1] is seat.rho \
             and _was_skip(board, state):
@@ -996,7 +1000,7 @@ def _play(state: TableState, board: BoardState, seat: Seat, card: Card, t: float
                             "play continued", seat, t))
         if claim.disputed is None:
             claim = None
-    if state.policy.timing and t - (board.start_t if board.last_t is None else board.last_t) >= state.tempo.min_card_s:
+    if state.policy.timing and _since_last_act(board, t) >= state.tempo.min_card_s:
         state, board, tempo = _timed(state, board, seat, ActKind.CARD, t, False)
         if tempo is not None:
             irrs.append(tempo)
@@ -1502,8 +1506,6 @@ def _apply_ruling(state: TableState, irr: Irregularity, option: str, args: dict[
         return _rule_call(state, board, irr, held, option, args, t)
     if kind == "card_exposed_in_auction":
         return state, []
-    if situation in ("lead_restriction_from_withdrawn_call", "major_pc_partner_on_lead"):
-        return _rule_lead_option(state, board, irr, held, option, args, t)
     if kind in ("opening_lead_out_of_turn", "lead_out_of_turn"):
         if held is None or held.card is None or offender is None:
             raise _Refused("the lead is no longer waiting for a ruling")
@@ -1537,9 +1539,7 @@ def _apply_ruling(state: TableState, irr: Irregularity, option: str, args: dict[
         return _rule_claim(state, board, irr, option, args, t)
     if kind in ("deck_problem", "wrong_board"):
         return _rule_deck(state, board, irr, held, option, args, t)
-    if kind == "penalty_card":
-        return state, []
-    return state, []
+    return state, []  # penalty_card and the like: the ruling is recorded, nothing to apply
 
 
 def _rule_call_after_close(state: TableState, board: BoardState, irr: Irregularity,
@@ -1811,10 +1811,7 @@ def _rule_two_cards(state: TableState, board: BoardState, irr: Irregularity, hel
     other = held.card
     events: list[Event] = []
     if chosen == held.card and played is not None:
-        count = len(play.current.cards) - (play.current.cards.index(played) if played in play.current.cards else 0)
-        if not play.current.cards:
-            count = 4 - play.tricks[-1].cards.index(played)
-        new_play, removed = r.take_back(play, count)
+        new_play, removed = r.take_back(play, r.cards_from(play, played))
         board = evolve(board, play=new_play, played=board.played & ~(1 << played.index),
                        deferred=(*board.deferred, *((s, c) for s, c in removed[1:])))
         state, board, events, _ = _play(evolve(state, board=board), board, offender, chosen, held.t, "")
@@ -1853,18 +1850,11 @@ def _rule_revoke(state: TableState, board: BoardState, irr: Irregularity, option
         raise _Refused("the revoke is established (Law 63): it can no longer be corrected; confirm or adjust")
     play = board.play
     assert play is not None and board.contract is not None
-    flat = [(tr, i) for tr in range(len(play.tricks) + 1) for i in range(4)]
-    position = None
-    for n, trick in enumerate((*play.tricks, play.current), 1):
-        if n == record.trick:
-            c = trick.card_of(record.seat)
-            if c is not None:
-                position = sum(len(x.cards) for x in play.tricks[:n - 1]) + trick.cards.index(c)
-    del flat
-    if position is None:
+    so_far = (*play.tricks, play.current)
+    card = so_far[record.trick - 1].card_of(record.seat) if record.trick <= len(so_far) else None
+    if card is None:
         raise _Refused("the revoke card is not in its trick")
-    total = sum(len(x.cards) for x in play.tricks) + len(play.current.cards)
-    new_play, removed = r.take_back(play, total - position)
+    new_play, removed = r.take_back(play, r.cards_from(play, card))
     revoke_card = removed[0][1]
     replacement = args.get("card")
     board = evolve(board, play=new_play, played=board.played & ~(1 << revoke_card.index),
