@@ -48,7 +48,7 @@ from controller.values import evolve
 
 __all__ = [
     "BoardOutcome", "BoardState", "Event", "Phase", "Step", "TableState", "abandon_board", "finish_session",
-    "step",
+    "step", "think_times",
 ]
 
 
@@ -355,26 +355,27 @@ def _timed(state: TableState, board: BoardState, seat: Seat, kind: ActKind, t: f
     return state, board, irr
 
 
-def _thinks(board: BoardState, seat: Seat, kind: ActKind) -> list[float]:
-    """``seat``'s think times over calls or cards on ``board``, in order."""
-    out: list[float] = []
+def think_times(board: BoardState, kind: ActKind) -> list[tuple[Seat, float]]:
+    """Each call's or card's think time on ``board``, in order: the time since the previous act."""
     if kind is ActKind.CALL:
-        previous = board.start_t
-        for s, t in zip(board.auction.seats, board.call_times, strict=False):
-            if s is seat:
-                out.append(max(0.0, t - previous))
-            previous = t
-        return out
-    play = board.play
-    if play is None or not board.play_times:
-        return out
-    previous = board.call_times[-1] if board.call_times else board.start_t
-    seats = [trick.seat_of(i) for trick in (*play.tricks, play.current) for i in range(len(trick.cards))]
-    for s, t in zip(seats, board.play_times, strict=False):
-        if s is seat:
-            out.append(max(0.0, t - previous))
+        seats: list[Seat] = list(board.auction.seats)
+        times, previous = board.call_times, board.start_t
+    else:
+        play = board.play
+        if play is None:
+            return []
+        seats = [trick.seat_of(i) for trick in (*play.tricks, play.current) for i in range(len(trick.cards))]
+        times, previous = board.play_times, board.call_times[-1] if board.call_times else board.start_t
+    out: list[tuple[Seat, float]] = []
+    for s, t in zip(seats, times, strict=False):
+        out.append((s, max(0.0, t - previous)))
         previous = t
     return out
+
+
+def _thinks(board: BoardState, seat: Seat, kind: ActKind) -> list[float]:
+    """``seat``'s think times over calls or cards on ``board``, in order."""
+    return [x for s, x in think_times(board, kind) if s is seat]
 
 
 def _pace(state: TableState, board: BoardState, seat: Seat, kind: ActKind) -> Pace:

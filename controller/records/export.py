@@ -17,8 +17,8 @@ from controller.irregularities import Irregularity
 from controller.play import trick_winner
 from controller.records.model import BoardRecord
 from controller.seats import Seat
-from controller.table import BoardOutcome, TableState
-from controller.tempo import auction_time_table, play_time_table
+from controller.table import BoardOutcome, TableState, think_times
+from controller.tempo import ActKind, auction_time_table, play_time_table
 
 __all__ = ["board_record", "records_of"]
 
@@ -60,7 +60,7 @@ def board_record(outcome: BoardOutcome, state: TableState) -> BoardRecord:
         marks=_play_marks(outcome, irregularities, leaders), tags=tuple(tags),
         commentary=tuple(_commentary(irregularities, outcome)),
         call_marks=_call_marks(outcome), trick_leaders=leaders,
-        sections=tuple(_time_tables(outcome, leaders)))
+        sections=tuple(_time_tables(outcome)))
 
 
 def _play(outcome: BoardOutcome) -> tuple[tuple[Card, ...], tuple[Seat, ...]]:
@@ -129,28 +129,18 @@ def _commentary(irregularities: Sequence[Irregularity], outcome: BoardOutcome) -
     return out
 
 
-def _time_tables(outcome: BoardOutcome, leaders: Sequence[Seat]) -> list[str]:
+def _time_tables(outcome: BoardOutcome) -> list[str]:
     """PBN AuctionTimeTable and PlayTimeTable: each call's and card's think time."""
     b = outcome.board
     lines: list[str] = []
     if b.call_times:
         seconds: list[float | None] = []
-        previous = b.start_t
         skipped = [i for i, m in _call_marks(outcome) if m == "S"]
-        for i, t in enumerate(b.call_times):
+        for i, (_, think) in enumerate(think_times(b, ActKind.CALL)):
             seconds.extend([None] * skipped.count(i))  # a ^S token has no think time
-            seconds.append(max(0.0, t - previous))
-            previous = t
+            seconds.append(think)
         lines += auction_time_table(b.dealer, seconds)
-    play = b.play
-    if b.play_times and play is not None:
-        previous = b.call_times[-1] if b.call_times else b.start_t
-        tricks = (*play.tricks, play.current) if play.current.cards else play.tricks
-        seats = [t.seat_of(i) for t in tricks for i in range(len(t.cards))]
-        cards: list[tuple[Seat, float | None]] = []
-        for seat, t in zip(seats, b.play_times, strict=False):
-            cards.append((seat, max(0.0, t - previous)))
-            previous = t
-        if cards and b.contract is not None:
-            lines += play_time_table(b.contract.declarer.lho, cards)
+    cards: list[tuple[Seat, float | None]] = list(think_times(b, ActKind.CARD))
+    if cards and b.contract is not None:
+        lines += play_time_table(b.contract.declarer.lho, cards)
     return lines
