@@ -1,0 +1,83 @@
+"""What the web pages need from the running table: the ``TableService`` interface.
+
+The web layer renders controller state and sends arbiter decisions back; it never touches
+drivers or storage. ``tablectl.runtime.TableRuntime`` (the composition root's running
+table: drivers -> sensing -> table -> SQLite log) implements this interface, and the web
+tests use small in-memory implementations of it.
+
+Threading: ``snapshot`` and ``submit`` may be called from any thread (the runtime
+serialises them); ``subscribe`` callbacks are called from the runtime's thread, so a web
+server hands them to its event loop with ``loop.call_soon_threadsafe``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from controller.actions import Action
+from controller.sensing.events import DeviceHealth
+from controller.sensing.translate import Notice
+from controller.table import Step, TableState
+
+__all__ = ["RecordFormat", "Snapshot", "Submitted", "TableService"]
+
+RecordFormat = Literal["pbn", "lin", "jsonl"]
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The table at one moment: ``seq`` grows by one with every change (action, notice, health).
+
+    ``now`` is the table clock (seconds, the table log's ``t``) when the snapshot was taken;
+    ``notices`` are the sensing layer's recent notices (newest last, a bounded number);
+    ``health`` the latest report of each device.
+    """
+
+    seq: int
+    state: TableState
+    now: float
+    health: tuple[DeviceHealth, ...] = ()
+    notices: tuple[Notice, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    """What ``submit`` did: the table's ``Step`` (its events say ``rejected`` and why when the
+    table refused the action, in which case the state is unchanged) and the new ``seq``."""
+
+    step: Step
+    seq: int
+
+    @property
+    def rejected(self) -> str | None:
+        """Why the table refused the action, or None if it took it."""
+        for ev in self.step.events:
+            if ev.kind == "rejected":
+                return ev.detail or "rejected"
+        return None
+
+
+class TableService(Protocol):
+    """The running table as the web pages see it."""
+
+    def snapshot(self) -> Snapshot:
+        """The table now."""
+        ...
+
+    def submit(self, action: Action) -> Submitted:
+        """Stamp ``action`` with the table clock, log it durably, then apply it.
+
+        Used for the arbiter's rulings, manual entries and corrections. A refused action
+        is logged as refused and changes nothing.
+        """
+        ...
+
+    def subscribe(self, callback: Callable[[int], None]) -> Callable[[], None]:
+        """Call ``callback(seq)`` after every change; returns the function that unsubscribes."""
+        ...
+
+    def records(self, fmt: RecordFormat) -> str:
+        """The boards played so far as PBN, LIN or the table log (JSON Lines)."""
+        ...
