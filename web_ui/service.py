@@ -21,7 +21,7 @@ from controller.sensing.events import DeviceHealth
 from controller.sensing.translate import Notice
 from controller.table import Step, TableState
 
-__all__ = ["RecordFormat", "Snapshot", "Submitted", "TableService"]
+__all__ = ["RecordFormat", "Snapshot", "Submitted", "TableService", "WebSettings"]
 
 RecordFormat = Literal["pbn", "lin", "jsonl"]
 
@@ -81,3 +81,17 @@ class TableService(Protocol):
     def records(self, fmt: RecordFormat) -> str:
         """The boards played so far as PBN, LIN or the table log (JSON Lines)."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class WebSettings:
+    """How the composition root configures the pages: ``web_ui.app.create_app(service, settings)``.
+
+    ``check_pin(pin)`` says whether a PIN is the arbiter's (the runtime holds only its hash,
+    ``drivers.config.hash_pin``); ``spectator_delay`` (seconds) holds back what the spectator
+    page shows; ``table_name`` titles the pages.
+    """
+
+    check_pin: Callable[[str], bool]
+    spectator_delay: float = 0.0
+    table_name: str = "Table 1"
