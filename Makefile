@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 CORPUS ?= $(abspath ../shared/corpus)
 export BRIDGE_CORPUS ?= $(CORPUS)
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup browser run test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,12 +16,22 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# The browser tests drive Debian's Chromium (never a browser downloaded by a test tool).
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null \
+	    || echo "could not install chromium: the browser tests will be skipped"; \
+	fi
+
 run: setup
 	$(VENV)/bin/tablectl demo-replay
 
-test: setup
-	$(PY) -m ruff check controller drivers firmware_bridge tablectl tests bench
-	$(PY) -m mypy controller drivers firmware_bridge tablectl
+test: setup browser
+	$(PY) -m ruff check controller drivers firmware_bridge tablectl web_ui tests bench
+	$(PY) -m mypy controller drivers firmware_bridge tablectl web_ui
 	$(PY) -m pytest
 
 bench: setup
