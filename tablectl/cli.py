@@ -1,4 +1,4 @@
-"""``tablectl``: the one composition root of the table (replay now; run and demo as they land)."""
+"""``tablectl``: the one composition root of the table (replay, run, demo, enrol, doctor)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from controller.records import lin, pbn, tablelog
 from controller.records.export import records_of
 from controller.records.model import BoardRecord
 from controller.replay import ReplayReport, board_actions, replay_log, replay_records
-from tablectl import hardware
+from tablectl import hardware, serve
 
 __all__ = ["main"]
 
@@ -159,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--record", type=int, default=1)
     d.set_defaults(func=_cmd_demo_replay)
     hardware.add_commands(sub)
+    serve.add_commands(sub)
     return parser
 
 

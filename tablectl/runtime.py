@@ -1,0 +1,633 @@
+"""The running table: drivers -> sensing -> table -> SQLite log, behind ``TableService``.
+
+``TableRuntime`` owns one engine thread, which alone changes the table. Driver threads
+only ``emit`` raw sensor events onto a queue; the arbiter's ``submit`` puts its action on
+the same queue and waits for the answer. The engine thread blocks on the queue with a
+timeout equal to the sensing layer's next deadline (none pending: it blocks until an event
+comes, so an idle table costs no CPU), takes every input that has queued up meanwhile,
+runs each through ``tablectl.engine.Engine`` (pure), appends the inputs and what they gave
+to the log in one durable transaction (group commit, ``tablectl.store``), and only then
+publishes the new ``Snapshot``, answers ``submit`` and calls the subscribers.
+
+Table time. The table clock is ``t0 + speed * (monotonic() - m0)``: ``t0`` is the latest
+time in the log (0 for a new one), so table time goes on from where it stopped after a
+restart (the time the table was off does not count, so no think time is inflated by a
+power cut), and ``speed`` (1 at a real table; more in the demo) makes a simulated table
+run faster with every setting still in table seconds. Drivers are given ``clock`` as
+their clock. An event stamped before the latest input is taken at the latest input's time
+(events from two reader threads may cross on the queue); one stamped in the future is
+taken now.
+
+Boards. The board reader's tag (a ``board`` notice) is looked up in ``TableSetup.boards``
+(tag UID -> board number); the deal, dealer and vulnerability come from the hand record
+(``TableSetup.hand_record``, from a PBN or LIN file), else hands are learned as cards
+appear. The resulting ``BoardStart`` is logged as an input of its own (source ``board``),
+so that the rebuild never depends on the config of the day. A tag of the board in play is
+ignored; an unknown tag is left to the arbiter, who can also submit a ``BoardStart``
+(its deal is filled in from the hand record when it names none).
+
+Indicators. The LED of each seat concerned (the offender of an irregularity awaiting the
+arbiter, the seat that called him) is lit while that lasts, and the seat's buzzer sounds
+when the irregularity is raised (``Indicator``, when the table has any).
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import dataclasses
+import logging
+import math
+import os
+import queue
+import threading
+import time
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller import actions as a
+from controller.records import lin, pbn, tablelog
+from controller.records.export import records_of
+from controller.seats import Seat
+from controller.sensing import deck as deck_json
+from controller.sensing.deck import DeckRegistry
+from controller.sensing.events import DeviceHealth, RawEvent
+from controller.sensing.translate import Notice, NoticeKind, Sensing, Settings
+from controller.table import Phase, Step, TableState
+from drivers.base import EventSource, Indicator
+from tablectl.engine import RAW_TYPES, Engine, Outcome, Rebuilt, input_row, rebuild
+from tablectl.store import FORMAT, EventStore, Row, StoreError
+from web_ui.service import RecordFormat, Snapshot, Submitted
+
+__all__ = ["TableRuntime", "TableSetup", "load_board_tags", "load_hand_record"]
+
+log = logging.getLogger(__name__)
+
+_BATCH = 512
+"""The most inputs taken in one group commit."""
+_FUTURE = 1.0
+"""Seconds: an event stamped further than this ahead of the table clock is taken now."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSetup:
+    """What the composition root tells the runtime about its table.
+
+    ``code`` and ``settings`` make the session line of a new log; ``decks`` and ``deck``
+    are the enrolled decks and the deck in play (None: learned from the first card);
+    ``sensing`` the sensing layer's timing; ``boards`` maps board tag UIDs to board numbers
+    and ``hand_record`` board numbers to their ``BoardStart`` (deal, dealer, vulnerability);
+    ``speed`` is table seconds per real second (1 at a real table). The session values of
+    an existing log win over these (the log is what was played).
+    """
+
+    name: str = "Table 1"
+    code: str = "duplicate"
+    settings: Mapping[str, object] = field(default_factory=dict)
+    decks: DeckRegistry = field(default_factory=DeckRegistry)
+    deck: str | None = None
+    sensing: Settings = field(default_factory=Settings)
+    boards: Mapping[str, int] = field(default_factory=dict)
+    hand_record: Mapping[int, a.BoardStart] = field(default_factory=dict)
+    speed: float = 1.0
+    notices_kept: int = 100
+
+
+class _Submit:
+    __slots__ = ("action", "done", "error", "result", "source")
+
+    def __init__(self, action: a.Action, source: str) -> None:
+        self.action = action
+        self.source = source
+        self.done = threading.Event()
+        self.result: Submitted | None = None
+        self.error: BaseException | None = None
+
+
+class _Sync:
+    __slots__ = ("done",)
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+
+
+_STOP = object()
+_Item = RawEvent | _Submit | _Sync | object
+
+
+class TableRuntime:
+    """The running table (``web_ui.service.TableService``); see the module doc.
+
+    Build it (the log is opened and the table rebuilt from it), give ``clock`` to the
+    drivers, then ``start(sources)``; ``stop()`` on the way out.
+    """
+
+    def __init__(self, store: EventStore | str | Path, setup: TableSetup | None = None, *,
+                 indicator: Indicator | None = None,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.setup = setup or TableSetup()
+        if not (math.isfinite(self.setup.speed) and self.setup.speed > 0):
+            raise ValueError(f"speed must be a positive number, not {self.setup.speed!r}")
+        self.store = store if isinstance(store, EventStore) else EventStore.open(store)
+        self.indicator = indicator
+        self._mono = monotonic
+        self._speed = float(self.setup.speed)
+        self._queue: queue.SimpleQueue[_Item] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._sources: tuple[EventSource, ...] = ()
+        self._subscribers: list[Callable[[int], None]] = []
+        self._lock = threading.Lock()
+        self._changed = threading.Condition()
+        self._blocked = threading.Event()
+        self.last_wait: float | None = None
+        """The timeout (real seconds, None: none) of the engine thread's latest wait on its queue."""
+        self.wakeups = 0
+        """How many times the engine thread has woken up (events, deadlines, stop)."""
+        self.last_input = 0
+        """The log sequence number of the latest input committed."""
+        self._notices: collections.deque[Notice] = collections.deque(maxlen=self.setup.notices_kept)
+        self._health: dict[str, DeviceHealth] = {}
+        self._lit: frozenset[Seat] = frozenset()
+        self._actions: list[a.Action] = []
+        self.rebuilt = self._open()
+        self._engine = self.rebuilt.engine
+        self._health.update(self.rebuilt.health)
+        self._notices.extend(self.rebuilt.notices)
+        self._actions = list(self.rebuilt.actions)
+        self._last_t = self.rebuilt.last_t
+        self.last_input = self.rebuilt.last_input
+        self._t0 = self.rebuilt.last_t
+        self._m0 = self._mono()
+        self._seq = 0
+        self._snapshot = Snapshot(0, self._engine.table, self._t0, self._health_tuple(), tuple(self._notices))
+        self.store.note(Row("run", self._t0, {
+            "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "pid": os.getpid(), "resumed_at": self._t0,
+            "inputs": self.rebuilt.inputs, "bad_rows": len(self.rebuilt.bad),
+            "mismatches": len(self.rebuilt.mismatches)}))
+
+    # -- opening and the rebuild ---------------------------------------------------------------
+
+    def _open(self) -> Rebuilt:
+        meta = self.store.meta()
+        s = self.setup
+        if "session" not in meta:
+            if self.store.last_seq:
+                log.error("table log %s has rows but no session settings: using the table's config",
+                          self.store.path)
+            meta = {
+                "format": FORMAT, "table": s.name, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                "session": {"code": s.code, **dict(s.settings)},
+                "decks": json_decks(s.decks), "deck": s.deck,
+                "sensing": dataclasses.asdict(s.sensing),
+            }
+            self.store.set_meta(meta)
+        engine = self._engine_of(meta)
+        rows = list(self.store.read())
+        if not any(isinstance(r, Row) and r.is_input for r in rows):
+            session = dict(meta["session"])
+            code = str(session.pop("code", "duplicate"))
+            start = a.SessionStart(code, tuple(session.items()), 0.0)
+            self.store.append([engine.act(start, "session").rows(input_row(start, 0.0, "session"))])
+            rows = list(self.store.read())
+        rebuilt = rebuild(rows, engine)
+        if rebuilt.bad:
+            log.error("table log %s: %d damaged row(s) skipped", self.store.path, len(rebuilt.bad))
+        for m in rebuilt.mismatches[:20]:
+            log.warning("table log %s: re-deriving %s", self.store.path, m)
+        if rebuilt.inputs:
+            board = rebuilt.engine.table.board
+            where = "no board yet" if board is None else f"board {board.number} ({board.phase.value})"
+            log.info("table rebuilt from %d inputs of %s: %s, table time %.1f s", rebuilt.inputs,
+                     self.store.path, where, rebuilt.last_t)
+        return rebuilt
+
+    def _engine_of(self, meta: Mapping[str, Any]) -> Engine:
+        s = self.setup
+        decks, settings, deck = s.decks, s.sensing, s.deck
+        try:
+            decks = DeckRegistry.from_mapping(meta["decks"]) if "decks" in meta else decks
+            settings = Settings(**meta["sensing"]) if "sensing" in meta else settings
+            deck = meta.get("deck", deck)
+        except (TypeError, ValueError) as exc:
+            log.error("table log %s: stored decks or sensing settings unusable (%s): using the config's",
+                      self.store.path, exc)
+        if decks != s.decks:
+            log.warning("the enrolled decks differ from those this session started with: the session's "
+                        "are used (start a new session to use the new ones)")
+        return Engine.new(decks, settings, deck)
+
+    # -- the clock -----------------------------------------------------------------------------
+
+    def clock(self) -> float:
+        """The table clock (seconds, the table log's ``t``): give it to the drivers."""
+        return self._t0 + (self._mono() - self._m0) * self._speed
+
+    # -- running -------------------------------------------------------------------------------
+
+    def start(self, sources: Sequence[EventSource] = ()) -> None:
+        """Start the engine thread, then every source (their events come through ``emit``)."""
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="table engine", daemon=True)
+        self._thread.start()
+        self._sources = tuple(sources)
+        for source in self._sources:
+            source.start(self.emit)
+
+    def stop(self) -> None:
+        """Stop the sources, let the engine take what is queued, and close the log (idempotent)."""
+        for source in reversed(self._sources):
+            try:
+                source.stop()
+            except Exception:
+                log.exception("stopping %s failed", getattr(source, "name", source))
+        self._sources = ()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            self._queue.put(_STOP)
+            thread.join(timeout=30)
+        self._set_leds(frozenset())
+        with contextlib.suppress(Exception):
+            self.store.close()
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def engine(self) -> Engine:
+        """The engine as last published (sensing layer and table)."""
+        return self._engine
+
+    @property
+    def sensing(self) -> Sensing:
+        return self._engine.sensing
+
+    def emit(self, event: RawEvent) -> None:
+        """Hand a raw sensor event to the engine (any thread; what drivers call)."""
+        if not isinstance(event, RAW_TYPES):
+            log.error("not a raw sensor event, dropped: %r", event)
+            self._note(Notice(NoticeKind.UNKNOWN_READER, None, None, None,
+                              f"a device reported something that is not a sensor event: {event!r}",
+                              self._last_t))
+            return
+        self._queue.put(event)
+
+    def sync(self, timeout: float | None = None) -> bool:
+        """Wait until everything emitted or submitted before this call is processed and logged."""
+        marker = _Sync()
+        self._queue.put(marker)
+        return marker.done.wait(timeout)
+
+    def wait_blocked(self, timeout: float | None = None) -> bool:
+        """Wait until the engine thread is blocked on its queue (for tests: ``last_wait`` is then current)."""
+        return self._blocked.wait(timeout)
+
+    def wait_until(self, predicate: Callable[[Snapshot], bool], timeout: float | None = None) -> bool:
+        """Wait (at most ``timeout`` real seconds) until ``predicate(snapshot)`` holds."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._changed:
+            while not predicate(self._snapshot):
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._changed.wait(left)
+            return True
+
+    # -- TableService --------------------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        snap = self._snapshot
+        return dataclasses.replace(snap, now=max(snap.now, self.clock()))
+
+    def submit(self, action: a.Action) -> Submitted:
+        """Stamp ``action`` with the table clock, log it durably, then apply it (TableService)."""
+        return self._submit(action, "arbiter")
+
+    def _submit(self, action: a.Action, source: str) -> Submitted:
+        if not dataclasses.is_dataclass(action) or not hasattr(action, "t") or isinstance(action, RAW_TYPES):
+            raise TypeError(f"not a table action: {action!r}")
+        if threading.current_thread() is self._thread:
+            raise RuntimeError("submit() from the engine thread (a subscriber callback) would wait for "
+                               "itself: hand it to another thread")
+        if not self.running:
+            raise RuntimeError("the table is not running")
+        pending = _Submit(action, source)
+        self._queue.put(pending)
+        pending.done.wait()
+        if pending.error is not None:
+            raise pending.error
+        assert pending.result is not None
+        return pending.result
+
+    def subscribe(self, callback: Callable[[int], None]) -> Callable[[], None]:
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock, contextlib.suppress(ValueError):
+                self._subscribers.remove(callback)
+        return unsubscribe
+
+    def records(self, fmt: RecordFormat) -> str:
+        """The boards finished so far as PBN or LIN; ``jsonl``: the table log of every action taken."""
+        if fmt == "jsonl":
+            with self._lock:
+                actions = list(self._actions)
+            return tablelog.dumps(actions)
+        state = self._engine.table
+        if fmt == "pbn":
+            return pbn.dumps(records_of(state))
+        if fmt == "lin":
+            return lin.dumps(records_of(state))
+        raise ValueError(f"unknown record format {fmt!r} (pbn, lin, jsonl)")
+
+    # -- the engine thread ---------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while True:
+            deadline = self._engine.next_deadline
+            timeout = None if deadline is None else max(0.0, (deadline - self.clock()) / self._speed)
+            self.last_wait = timeout
+            self._blocked.set()
+            try:
+                item: _Item | None = self._queue.get(timeout=timeout)
+            except queue.Empty:
+                item = None
+            self._blocked.clear()
+            self.wakeups += 1
+            items: list[_Item] = [] if item is None else [item]
+            while len(items) < _BATCH:
+                try:
+                    items.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            try:
+                if self._batch(items):
+                    return
+            except Exception:  # a bug must not stop the table: say so and go on
+                log.exception("the table engine failed on a batch of %d inputs", len(items))
+                for it in items:
+                    if isinstance(it, _Submit | _Sync):
+                        if isinstance(it, _Submit) and it.error is None and it.result is None:
+                            it.error = RuntimeError("the table engine failed; see the log")
+                        it.done.set()
+
+    def _stamp(self, t: float) -> float:
+        """``t`` made no earlier than the latest input, as a table-log time (whole milliseconds)."""
+        return math.ceil(max(t, self._last_t) * 1000 - 1e-6) / 1000
+
+    def _batch(self, items: list[_Item]) -> bool:
+        engine = self._engine
+        groups: list[tuple[Row, list[Row]]] = []
+        outcomes: list[Outcome] = []
+        answers: list[tuple[_Submit, Step]] = []
+        syncs: list[_Sync] = []
+        health: list[DeviceHealth] = []
+        last_t = self._last_t
+        stop = False
+
+        def take(head: Row, outcome: Outcome) -> None:
+            nonlocal engine, last_t
+            engine = outcome.engine
+            last_t = max(last_t, head.t)
+            self._last_t = last_t
+            groups.append(outcome.rows(head))
+            outcomes.append(outcome)
+
+        def tick_to(t: float) -> None:
+            deadline = engine.next_deadline
+            if deadline is not None and deadline <= t:
+                outcome = engine.tick(t)
+                if outcome.engine is not engine:
+                    take(input_row(None, t), outcome)
+                    self._boards(outcome, take)
+
+        saved_last = self._last_t
+        for item in items:
+            if item is _STOP:
+                stop = True
+                continue
+            if isinstance(item, _Sync):
+                syncs.append(item)
+                continue
+            now = self.clock()
+            try:
+                if isinstance(item, _Submit):
+                    t = self._stamp(now)
+                    tick_to(t)
+                    action = self._complete(dataclasses.replace(item.action, t=t))
+                    outcome = engine.act(action, item.source)
+                    take(input_row(action, t, item.source), outcome)
+                    assert outcome.step is not None
+                    answers.append((item, outcome.step))
+                    self._boards(outcome, take)
+                else:
+                    event = self._clamp(item, now)  # type: ignore[arg-type]
+                    if isinstance(event, DeviceHealth):
+                        health.append(event)
+                    outcome = engine.feed(event)
+                    if outcome.engine is engine and not outcome.derived and not outcome.notices:
+                        continue  # a repeated read: changes nothing, not logged
+                    take(input_row(event, event.t), outcome)
+                    self._boards(outcome, take)
+            except Exception as exc:
+                log.exception("input %r could not be processed; the table is unchanged", item)
+                if isinstance(item, _Submit):
+                    item.error = exc
+                    item.done.set()
+        if not stop:
+            tick_to(self.clock())
+        try:
+            rows = self.store.append(groups)
+        except StoreError as exc:
+            log.error("%s: the inputs of this moment are lost and the table is unchanged", exc)
+            self._last_t = saved_last
+            for pending, _step in answers:
+                pending.error = exc
+                pending.done.set()
+            for marker in syncs:
+                marker.done.set()
+            return stop
+        changes = sum(1 for o in outcomes if o.changed) + len(health)
+        with self._lock:
+            for o in outcomes:
+                self._actions.extend(d.action for d in o.derived if d.rejected is None)
+        self._engine = engine
+        for o in outcomes:
+            self._notices.extend(o.notices)
+        for h in health:
+            self._health[h.device] = h
+        if changes:
+            self._seq += changes
+            self._publish()
+        self.last_input = max((r.seq for r in rows if r.is_input), default=self.last_input)
+        for pending, result in answers:
+            pending.result = Submitted(result, self._seq)
+            pending.done.set()
+        for marker in syncs:
+            marker.done.set()
+        if changes:
+            self._indicate(outcomes)
+            self._notify()
+        return stop
+
+    def _clamp(self, event: RawEvent, now: float) -> RawEvent:
+        t = event.t
+        if not (isinstance(t, int | float) and math.isfinite(t)) or t > now + _FUTURE:
+            log.warning("event %r stamped %r, table time is %.3f: taken now", event, t, now)
+            t = now
+        if t < self._last_t:
+            t = self._last_t
+        return event if t == event.t else dataclasses.replace(event, t=t)
+
+    def _complete(self, action: a.Action) -> a.Action:
+        """A submitted board start without a deal gets the hand record's."""
+        if isinstance(action, a.BoardStart) and action.deal is None and action.number is not None:
+            known = self.setup.hand_record.get(action.number)
+            if known is not None:
+                return dataclasses.replace(action, deal=known.deal,
+                                           dealer=action.dealer or known.dealer,
+                                           vulnerability=action.vulnerability or known.vulnerability)
+        return action
+
+    def _boards(self, outcome: Outcome, take: Callable[[Row, Outcome], None]) -> None:
+        """Board tags among the notices: the board they name starts (an input of its own)."""
+        for notice in outcome.notices:
+            if notice.kind is not NoticeKind.BOARD or notice.uid is None:
+                continue
+            number = self.setup.boards.get(notice.uid)
+            engine = outcome.engine
+            if number is None:
+                self._note(Notice(NoticeKind.BOARD, None, notice.reader, notice.uid,
+                                  f"board tag {notice.uid} is not in the board map: the arbiter starts "
+                                  "the board", notice.t))
+                continue
+            board = engine.table.board
+            if board is not None and board.number == number and board.phase is not Phase.DONE:
+                continue  # the board in play, seen again
+            t = self._stamp(notice.t)
+            known = self.setup.hand_record.get(number)
+            start = (a.BoardStart(number, t=t) if known is None
+                     else dataclasses.replace(known, number=number, t=t))
+            result = engine.act(start, "board")
+            take(input_row(start, t, "board"), result)
+            outcome = result
+
+    def _note(self, notice: Notice) -> None:
+        """A notice of the runtime's own (not from the sensors, so not in the log)."""
+        log.warning("%s", notice.detail)
+        self._notices.append(notice)
+
+    def _publish(self) -> None:
+        snap = Snapshot(self._seq, self._engine.table, self._last_t, self._health_tuple(), tuple(self._notices))
+        with self._changed:
+            self._snapshot = snap
+            self._changed.notify_all()
+
+    def _health_tuple(self) -> tuple[DeviceHealth, ...]:
+        return tuple(self._health[k] for k in sorted(self._health))
+
+    def _notify(self) -> None:
+        with self._lock:
+            callbacks = list(self._subscribers)
+        for callback in callbacks:
+            try:
+                callback(self._seq)
+            except Exception:
+                log.exception("a subscriber failed on seq %d", self._seq)
+
+    def _indicate(self, outcomes: Sequence[Outcome]) -> None:
+        if self.indicator is None:
+            return
+        state = self._engine.table
+        for o in outcomes:
+            for d in o.derived:
+                for id_ in d.irregularities:
+                    irr = state.irregularity(id_)
+                    if irr is not None and irr.notify != "log" and irr.status == "awaiting_ruling":
+                        for seat in ((irr.offender,) if irr.offender is not None else tuple(Seat)):
+                            self._safely(self.indicator.buzz, str(seat), 200)
+        self._set_leds(_seats_to_light(state))
+
+    def _set_leds(self, lit: frozenset[Seat]) -> None:
+        if self.indicator is None or lit == self._lit:
+            return
+        for seat in Seat:
+            if (seat in lit) != (seat in self._lit):
+                self._safely(self.indicator.set_led, str(seat), seat in lit)
+        self._lit = lit
+
+    @staticmethod
+    def _safely(fn: Callable[..., None], *args: object) -> None:
+        try:
+            fn(*args)
+        except Exception as exc:  # a seat's LED must never stop the table
+            log.warning("indicator %s%r failed: %s", getattr(fn, "__name__", fn), args, exc)
+
+
+def _seats_to_light(state: TableState) -> frozenset[Seat]:
+    """The seats whose LED is lit: offenders of irregularities awaiting the arbiter, and the caller."""
+    seats: set[Seat] = set()
+    for irr in state.awaiting():
+        if irr.notify != "log" and irr.kind != "tempo" and irr.offender is not None:
+            seats.add(irr.offender)
+    if state.director_called is not None:
+        seats.add(state.director_called)
+    return frozenset(seats)
+
+
+def json_decks(registry: DeckRegistry) -> Any:
+    """The decks of a registry in the JSON form of ``controller.sensing.deck`` (the ``decks`` object)."""
+    import json
+
+    return json.loads(deck_json.dumps(registry))["decks"]
+
+
+# -- config files of the running table ------------------------------------------------------------
+
+def load_board_tags(path: str | Path) -> dict[str, int]:
+    """The board map of a TOML file: ``[boards]`` then ``"04A1B2C3D4E5F6" = 7`` per board tag."""
+    from drivers.config import ConfigError
+
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read the board map {path}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+    boards = data.get("boards")
+    if not isinstance(boards, dict):
+        raise ConfigError(f"{path}: expected a [boards] table of \"tag UID\" = board number")
+    out: dict[str, int] = {}
+    for uid, number in boards.items():
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise ConfigError(f"'boards.{uid}' in {path}: {number!r} is not a board number")
+        out[deck_json.normalize_uid(uid)] = number
+    return out
+
+
+def load_hand_record(path: str | Path) -> dict[int, a.BoardStart]:
+    """Board number -> ``BoardStart`` (deal, dealer, vulnerability) of a PBN or LIN hand record."""
+    from drivers.config import ConfigError
+
+    path = Path(path)
+    try:
+        records = lin.load(path) if path.suffix.lower() == ".lin" else pbn.load(path)
+    except OSError as exc:
+        raise ConfigError(f"cannot read the hand record {path}: {exc.strerror or exc}") from None
+    out: dict[int, a.BoardStart] = {}
+    for rec in records:
+        if rec.number is None or rec.deal is None or rec.number in out:
+            continue
+        try:
+            deal = rec.deal.completed()
+        except ValueError:
+            deal = rec.deal
+        out[rec.number] = a.BoardStart(rec.number, rec.dealer, rec.vulnerability, deal)
+    if not out:
+        raise ConfigError(f"{path}: no numbered board with a deal in this hand record")
+    return out

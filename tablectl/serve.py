@@ -1,0 +1,373 @@
+"""``tablectl run`` and ``tablectl demo``: the running table, real or simulated, with its pages.
+
+``run`` opens every device of a table config (``drivers.open_table``), rebuilds the table
+from its log (``<data dir>/table.sqlite``) and serves the pages; ``demo`` does the same
+with a simulated table whose players play real boards of the corpus (``tablectl.demo``).
+Both print the URLs of the table, arbiter and spectator pages, the arbiter's PIN when it
+is not secret already, and the start-up time; SIGTERM and SIGINT stop them cleanly (the
+log is checkpointed and closed). With ``--no-web`` (``--headless``) no server starts:
+``demo`` then exits once its boards are played.
+
+Logs go to stderr; under systemd (``JOURNAL_STREAM`` set) each line starts with its
+syslog priority (``<3>`` error ... ``<7>`` debug) and carries no time stamp, as journald
+wants them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import logging
+import os
+import secrets
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from controller.errors import BridgeTableError
+from controller.sensing.deck import DeckRegistry
+from drivers.config import Listen, TableConfig, hash_pin, verify_pin
+from drivers.config import load as load_config
+from tablectl.runtime import TableRuntime, TableSetup, load_board_tags, load_hand_record
+from web_ui.service import WebSettings
+
+__all__ = ["add_commands", "default_data_dir", "setup_logging"]
+
+log = logging.getLogger("tablectl")
+
+DB_NAME = "table.sqlite"
+DEFAULT_PORT = 8000
+PAGES = (("table", "/"), ("arbiter", "/arbiter"), ("spectator", "/spectator"))
+_PRIORITY = {logging.CRITICAL: 2, logging.ERROR: 3, logging.WARNING: 4, logging.INFO: 6, logging.DEBUG: 7}
+
+
+class _JournalFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        priority = _PRIORITY.get(record.levelno, 6)
+        text = super().format(record)
+        return "\n".join(f"<{priority}>{line}" for line in text.splitlines() or [""])
+
+
+def setup_logging(verbose: bool = False) -> None:
+    """Log to stderr: journald's priority prefixes under systemd, time stamps elsewhere."""
+    handler = logging.StreamHandler(sys.stderr)
+    if os.environ.get("JOURNAL_STREAM"):
+        handler.setFormatter(_JournalFormatter("%(name)s: %(message)s"))
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.DEBUG if verbose else logging.INFO)
+
+
+def default_data_dir() -> Path:
+    """Where ``run`` keeps its log by default: ``$STATE_DIRECTORY`` (systemd), else
+    ``$XDG_STATE_HOME/bridgetable``, else ``~/.local/state/bridgetable``."""
+    if os.environ.get("STATE_DIRECTORY"):
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "bridgetable"
+
+
+def _archive(db: Path) -> Path | None:
+    """Move a finished session's log aside (``table-<time>.sqlite``), with its WAL."""
+    if not db.exists():
+        return None
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = db.with_name(f"{db.stem}-{stamp}{db.suffix}")
+    for suffix in ("-wal", "-shm", ""):
+        src = Path(str(db) + suffix)
+        if src.exists():
+            src.rename(Path(str(target) + suffix))
+    return target
+
+
+def _pin(args: argparse.Namespace, config: TableConfig | None, generate: bool) -> tuple[str, str | None]:
+    """The arbiter's PIN hash, and the PIN itself when it should be printed (made up here)."""
+    if args.arbiter_pin:
+        return hash_pin(args.arbiter_pin), None
+    if config is not None and config.arbiter_pin_hash:
+        return config.arbiter_pin_hash, None
+    env = os.environ.get("BRIDGE_ARBITER_PIN")
+    if env:
+        return hash_pin(env), None
+    if not generate:
+        log.warning("no arbiter PIN configured (arbiter.pin_hash, --arbiter-pin, BRIDGE_ARBITER_PIN): "
+                    "one is made up for this run")
+    pin = f"{secrets.randbelow(1_000_000):06d}"
+    return hash_pin(pin), pin
+
+
+def _check_pin(pin_hash: str) -> Callable[[str], bool]:
+    def check(pin: str) -> bool:
+        return isinstance(pin, str) and 0 < len(pin) <= 64 and verify_pin(pin, pin_hash)
+    return check
+
+
+def _listen(args: argparse.Namespace, config: TableConfig | None) -> tuple[str, int]:
+    listen = config.listen if config is not None else Listen()
+    host = args.host or listen.host
+    port = args.port or (listen.port if config is not None and listen != Listen() else DEFAULT_PORT)
+    return host, port
+
+
+def _print_urls(host: str, port: int, pin: str | None, started: float) -> None:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    for name, path in PAGES:
+        print(f"  {name:9} http://{shown}:{port}{path}")
+    if host in ("0.0.0.0", "::"):
+        print(f"  (listening on every interface, port {port}: the club LAN reaches it by this Pi's address)")
+    if pin is not None:
+        print(f"  arbiter PIN: {pin}")
+    print(f"  started in {time.monotonic() - started:.2f} s", flush=True)
+
+
+class _Stopper:
+    """SIGTERM and SIGINT set ``event`` (headless runs)."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self._old: dict[int, Any] = {}
+
+    def __enter__(self) -> threading.Event:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            self._old[sig] = signal.signal(sig, self._handle)
+        return self.event
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        log.info("signal %d: stopping", signum)
+        self.event.set()
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+
+
+def _serve(runtime: TableRuntime, settings: WebSettings, host: str, port: int) -> int:
+    """Serve the pages until SIGTERM/SIGINT (uvicorn handles both and shuts down cleanly)."""
+    try:
+        app_module = importlib.import_module("web_ui.app")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("web_ui.app",):
+            raise
+        log.error("the web pages (web_ui/app.py) are not installed: use --no-web")
+        return 2
+    import uvicorn
+
+    app = app_module.create_app(runtime, settings)
+    config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
+                            timeout_graceful_shutdown=5)
+    server = _quiet_exit_server(uvicorn.Server)(config)
+    server.run()
+    return 0
+
+
+def _quiet_exit_server(base: Any) -> Any:
+    """uvicorn's server, but SIGTERM/SIGINT only stop it (uvicorn re-raises them after its
+    shutdown, which would kill the process before the table's log is closed)."""
+
+    class Server(base):  # type: ignore[misc]
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            def handle(signum: int, frame: FrameType | None) -> None:
+                log.info("signal %d: stopping", signum)
+                if getattr(self, "should_exit", False) and signum == signal.SIGINT:
+                    self.force_exit = True
+                self.should_exit = True
+            old = {sig: signal.signal(sig, handle) for sig in (signal.SIGTERM, signal.SIGINT)}
+            try:
+                yield
+            finally:
+                for sig, handler in old.items():
+                    signal.signal(sig, handler)
+    return Server
+
+
+def _common(p: argparse.ArgumentParser, data_dir_help: str) -> None:
+    p.add_argument("--port", type=int, help=f"web server port (default {DEFAULT_PORT}, or the config's [listen])")
+    p.add_argument("--host", help="web server address (default 127.0.0.1, or the config's [listen] host; "
+                                  "0.0.0.0 opens it to the club LAN)")
+    p.add_argument("--data-dir", type=Path, help=data_dir_help)
+    p.add_argument("--arbiter-pin", help="the arbiter's PIN (else the config's arbiter.pin_hash, else "
+                                         "$BRIDGE_ARBITER_PIN)")
+    p.add_argument("--no-web", "--headless", dest="no_web", action="store_true",
+                   help="run without the web server")
+    p.add_argument("--new-session", action="store_true",
+                   help="move the data dir's log aside (table-<time>.sqlite) and start a new session")
+    p.add_argument("--verbose", action="store_true", help="debug logging")
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``run`` and ``demo`` to ``tablectl``'s sub-commands."""
+    r = sub.add_parser("run", help="run a real table: devices, log, web pages",
+                       description="Run the table of a config: its devices, its log (rebuilt at start), "
+                                   "its web pages.")
+    r.add_argument("--config", required=True, type=Path, metavar="FILE", help="the table config (TOML)")
+    r.add_argument("--boards", type=Path, metavar="FILE",
+                   help='board tags: a TOML file with [boards] and "tag UID" = board number')
+    r.add_argument("--hand-record", type=Path, metavar="FILE",
+                   help="the deals (PBN or LIN, e.g. the dealing machine's file)")
+    _common(r, f"where the log ({DB_NAME}) lives (default {default_data_dir()})")
+    r.set_defaults(func=_cmd_run)
+
+    d = sub.add_parser("demo", help="run a simulated table playing real boards from the corpus",
+                       description="A simulated table whose players play real boards of the corpus, "
+                                   "with irregularities for the arbiter.")
+    d.add_argument("--speed", type=float, default=1.0, help="table seconds per real second (1)")
+    d.add_argument("--irregularity-rate", type=float, default=0.3,
+                   help="chance that a board has an irregularity (0.3)")
+    d.add_argument("--auto-rule-after", type=float, default=45.0, metavar="SECONDS",
+                   help="real seconds after which the demo rules itself, choosing the first option "
+                        "the table accepts (45; negative: never)")
+    d.add_argument("--seed", type=int, default=1, help="the seed of boards, think times and irregularities")
+    d.add_argument("--boards", type=int, default=8, help="how many boards to play (8)")
+    d.add_argument("--corpus-file", help="a PBN file of the corpus (relative to $BRIDGE_CORPUS)")
+    d.add_argument("--no-tempo", action="store_true", help="do not time calls and cards for hesitations")
+    d.add_argument("--ack-log", action="store_true", help=argparse.SUPPRESS)
+    _common(d, f"where the log ({DB_NAME}) lives (default ./.demo-data)")
+    d.set_defaults(func=_cmd_demo)
+
+
+def _open_runtime(data_dir: Path, setup: TableSetup, new_session: bool) -> TableRuntime:
+    db = data_dir / DB_NAME
+    if new_session:
+        archived = _archive(db)
+        if archived is not None:
+            log.info("previous session moved to %s", archived)
+    return TableRuntime(db, setup)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    started = time.monotonic()
+    setup_logging(args.verbose)
+    from drivers.registry import open_table
+    from tablectl.hardware import read_deck
+
+    try:
+        config = load_config(args.config)
+        decks = DeckRegistry()
+        if config.deck is not None:
+            decks = read_deck(config.deck)
+        else:
+            log.warning("the config names no deck file: every card tag will be unknown")
+        setup = TableSetup(
+            name=config.name, code=config.code, decks=decks,
+            boards=load_board_tags(args.boards) if args.boards else {},
+            hand_record=load_hand_record(args.hand_record) if args.hand_record else {})
+        pin_hash, pin = _pin(args, config, generate=False)
+        runtime = _open_runtime(args.data_dir or default_data_dir(), setup, args.new_session)
+        devices = open_table(config, runtime.clock)
+    except (BridgeTableError, OSError, ImportError) as exc:
+        print(f"tablectl run: {exc}", file=sys.stderr)
+        return 2
+    runtime.indicator = devices.indicator
+    runtime.start(devices.sources)
+    host, port = _listen(args, config)
+    print(f"{config.name}: {runtime.store.path}")
+    settings = WebSettings(check_pin=_check_pin(pin_hash), table_name=config.name)
+    try:
+        if args.no_web:
+            print(f"  no web server; started in {time.monotonic() - started:.2f} s", flush=True)
+            with _Stopper() as stop:
+                stop.wait()
+            return 0
+        _print_urls(host, port, pin, started)
+        return _serve(runtime, settings, host, port)
+    finally:
+        runtime.stop()
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    started = time.monotonic()
+    setup_logging(args.verbose)
+    from controller.sensing.deck import DeckRegistry as Registry
+    from drivers.sim import SimTable, default_deck
+    from tablectl.demo import DEFAULT_CORPUS_FILE, DemoOptions, DemoPlayers, corpus_dir, describe, pick_boards
+
+    if not (args.speed > 0 and 0 <= args.irregularity_rate <= 1 and args.boards >= 1):
+        print("tablectl demo: --speed must be > 0, --irregularity-rate 0..1, --boards >= 1", file=sys.stderr)
+        return 2
+    corpus = corpus_dir()
+    path = corpus / (args.corpus_file or DEFAULT_CORPUS_FILE)
+    if not path.is_file():
+        print(f"tablectl demo: no corpus file {path} (set BRIDGE_CORPUS)", file=sys.stderr)
+        return 2
+    boards = pick_boards(path, args.boards, args.seed)
+    if not boards:
+        print(f"tablectl demo: no playable board in {path}", file=sys.stderr)
+        return 2
+    deck = default_deck()
+    settings: dict[str, object] = {"event": "tablectl demo", "site": "simulated table",
+                                   "date": time.strftime("%Y.%m.%d")}
+    if args.no_tempo:
+        settings["timing"] = False
+    setup = TableSetup(
+        name="Demo table", code="duplicate", settings=settings,
+        decks=Registry.from_mapping({"deck1": deck}), deck="deck1",
+        boards={b.tag: b.number for b in boards}, hand_record={b.number: b.start for b in boards},
+        speed=args.speed)
+    try:
+        runtime = _open_runtime(args.data_dir or Path(".demo-data"), setup, args.new_session)
+    except (BridgeTableError, OSError) as exc:
+        print(f"tablectl demo: {exc}", file=sys.stderr)
+        return 2
+    sim = SimTable(deck, runtime.clock, name="sim")
+    options = DemoOptions(args.speed, args.irregularity_rate,
+                          None if args.auto_rule_after < 0 else args.auto_rule_after, args.seed)
+    players = DemoPlayers(runtime, sim, boards, options, say=lambda line: print(line, flush=True))
+    players.restore()
+    if args.ack_log:
+        runtime.subscribe(lambda seq: print(f"ack {runtime.last_input}", flush=True))
+    print(f"demo: {len(boards)} boards from {path.name}, seed {args.seed}, speed {args.speed}; "
+          f"log {runtime.store.path}", flush=True)
+    print(f"resumed at input {runtime.rebuilt.last_input}: {describe(runtime.snapshot())}", flush=True)
+    runtime.start([sim])
+    pin_hash, pin = _pin(args, None, generate=True)
+    host, port = _listen(args, None)
+    stop = threading.Event()
+    thread = threading.Thread(target=_play, args=(players, stop), name="demo players", daemon=True)
+    try:
+        if args.no_web:
+            print(f"  started in {time.monotonic() - started:.2f} s", flush=True)
+            thread.start()
+            with _Stopper() as signalled:
+                while thread.is_alive() and not signalled.is_set():
+                    thread.join(0.2)
+            stop.set()
+            thread.join(10)
+            _summary(runtime)
+            return 0
+        _print_urls(host, port, pin, started)
+        thread.start()
+        code = _serve(runtime, WebSettings(check_pin=_check_pin(pin_hash), table_name="Demo table"), host, port)
+        stop.set()
+        thread.join(10)
+        return code
+    finally:
+        stop.set()
+        runtime.stop()
+
+
+def _play(players: Any, stop: threading.Event) -> None:
+    try:
+        players.run(stop)
+        if not stop.is_set():
+            print("demo: every board played", flush=True)
+    except Exception:
+        log.exception("the demo players stopped")
+
+
+def _summary(runtime: TableRuntime) -> None:
+    state = runtime.snapshot().state
+    for outcome in state.boards:
+        b = outcome.board
+        contract = b.contract.text if b.contract is not None else ("Pass" if b.auction.is_passed_out else "-")
+        declarer = f" by {b.contract.declarer}" if b.contract is not None else ""
+        print(f"board {b.number}: {contract}{declarer} {outcome.result or ''} tricks {outcome.tricks} "
+              f"NS {outcome.score_ns} [{outcome.status}] irregularities {len(b.irregularity_ids)}", flush=True)
