@@ -1,15 +1,23 @@
-"""Seat-unit link benchmark: codec throughput, and raw frame -> raw sensor event latency over a pty.
+"""Seat-unit link benchmark: codec throughput, raw frame -> raw event, raw frame -> table action.
 
-Run with ``.venv/bin/python bench/frames.py [--codec-frames N] [--latency-frames N]``. Prints
-the figures and asserts nothing (DESIGN.md "Targets": the whole serial frame -> WebSocket
-path must stay under 20 ms at p99; this measures its first leg).
+Run with ``.venv/bin/python bench/frames.py [--codec-frames N] [--latency-frames N]
+[--boards N]``. Prints the figures and asserts nothing (DESIGN.md "Targets": raw sensor
+event -> controller state under 50 us median and 500 us p99; the whole serial frame ->
+WebSocket path under 20 ms at p99 with four seats sending at once).
 
 - codec: typical STATE frames (39 bidding cards in, one tag on each reader) encoded with
   ``messages.encode_bytes`` and decoded with ``FrameDecoder.feed`` + ``messages.decode``;
 - latency: a real pty; the seat-unit backend (``drivers.seatunit``, real pyserial, its
   reader thread) reads the slave; this script writes one STATE frame at a time to the
   master, each toggling one bidding-box contact, and times the write to the
-  ``ContactChanged`` handed to ``emit``.
+  ``ContactChanged`` handed to ``emit``;
+- table: four ptys, one per seat, each read by a seat-unit backend; their raw events go
+  through a queue (reader threads only read and queue) to one consumer thread that runs
+  ``controller.sensing.Sensing`` and ``controller.table.step``. This script writes STATE
+  frames whose play zone gains one card (the quitted cards stay on it), as the emulator
+  side would, and times each write to the ``PlayCard`` applied by ``step``: one frame in
+  flight at a time, then each trick's four frames written to the four seats at once.
+  ``sensing+step`` is the controller's own share: raw event in -> table state out.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import queue
 import statistics
 import sys
 import threading
@@ -26,8 +35,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.sensing.events import ContactChanged, RawEvent
+from controller import actions as act
+from controller.calls import Call
+from controller.deal import Deal
+from controller.seats import Seat
+from controller.sensing.deck import DeckRegistry
+from controller.sensing.events import ContactChanged, RawEvent, TagSeen
+from controller.sensing.translate import Sensing
+from controller.table import TableState, step
 from drivers.seatunit import SeatUnit
+from drivers.sim import default_deck
 from firmware_bridge.codec import Frame, FrameDecoder
 from firmware_bridge.messages import SLOTS, Capability, Hello, LedMode, State, decode, encode_bytes
 
@@ -121,13 +138,189 @@ def pty_latency(n: int) -> None:
     print(f"  link: {stats.frames} frames, {stats.bad_frames} bad, {stats.gaps} gaps")
 
 
+# -- raw frame -> table action ------------------------------------------------------------------
+
+SEATS = "NESW"
+# Each seat holds one suit: E leads hearts and wins every trick while the others discard,
+# so any number of boards is played legally with one card per seat per trick.
+DEAL = Deal.parse("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
+SUIT_OF = {"N": "S", "E": "H", "S": "D", "W": "C"}
+RANKS = "AKQJT98765432"
+TRICK_ORDER = "ESWN"   # 1NT by N: E leads
+
+
+class _Pty:
+    """One seat's pty: the master is the unit's side, a seat-unit backend reads the slave."""
+
+    def __init__(self, seat: str, events: queue.SimpleQueue[RawEvent | int]) -> None:
+        self.seat = seat
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.seq = 0
+        self.uptime = 1000
+        self.tags: list[bytes] = []
+        self._stop = threading.Event()
+        self._connected = threading.Event()
+        os.set_blocking(self.master, True)
+        threading.Thread(target=self._drain, daemon=True).start()
+        self.unit = SeatUnit(os.ttyname(self.slave), seat)
+        self.unit.start(events.put)
+        if not self._connected.wait(5):  # opening the port flushes its input: write only once it is open
+            raise SystemExit(f"the seat-unit backend of {seat} did not open its pty")
+        self.write(encode_bytes(Hello(seat, bytes(8), (1, 0, 0), Capability(0x3F)), self.next_seq()))
+
+    def _drain(self) -> None:  # the backend's requests must not fill the pty; the first says it opened it
+        while not self._stop.is_set():
+            with contextlib.suppress(OSError):
+                if os.read(self.master, 4096):
+                    self._connected.set()
+
+    def next_seq(self) -> int:
+        seq, self.seq = self.seq, (self.seq + 1) & 0xFFFF
+        return seq
+
+    def state_frame(self) -> bytes:
+        self.uptime += 10
+        return encode_bytes(State(self.uptime, SLOTS, tuple(self.tags)), self.next_seq())
+
+    def write(self, data: bytes) -> None:
+        os.write(self.master, data)
+
+    def close(self) -> None:
+        self.unit.stop()
+        self._stop.set()
+        os.close(self.slave)
+        os.close(self.master)
+
+
+class _Table:
+    """The consumer: raw events off the queue -> Sensing -> table.step, timing each PlayCard applied."""
+
+    def __init__(self, deck: dict[str, str]) -> None:
+        self.events: queue.SimpleQueue[RawEvent | int] = queue.SimpleQueue()  # int: a new board
+        self.sensing = Sensing.start(DeckRegistry.from_mapping({"deck1": deck}), deck="deck1")
+        self.state = TableState.new("duplicate", {"timing": False})
+        self.applied: dict[str, int] = {}     # UID -> perf_counter_ns when its PlayCard was applied
+        self.own: list[float] = []            # sensing + step time per raw event, us
+        self.sensed: list[float] = []         # sensing alone
+        self.plays = self.irregular = 0
+        self.done = threading.Semaphore(0)
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        clock = time.perf_counter_ns
+        while True:
+            event = self.events.get()
+            if isinstance(event, int):
+                self._new_board(event)
+                self.done.release()
+                continue
+            t0 = clock()
+            self.sensing, outputs = self.sensing.feed(event)
+            t_sensed = clock()
+            played = False
+            for out in outputs:
+                if isinstance(out, act.PlayCard):
+                    result = step(self.state, out)
+                    self.state = result.state
+                    self.irregular += len(result.irregularities)
+                    played = True
+            if played and isinstance(event, TagSeen):
+                t1 = clock()
+                self.own.append((t1 - t0) / 1000)
+                self.sensed.append((t_sensed - t0) / 1000)
+                self.applied[event.uid] = t1
+                self.plays += 1
+                self.done.release()
+
+    def new_board(self, number: int) -> None:
+        """Untimed: a fresh board on the consumer thread (after the events queued so far)."""
+        self.events.put(number)
+        self.done.acquire()
+
+    def _new_board(self, number: int) -> None:
+        """A fresh board with the auction 1NT by N, Pass x3, fed straight to the table."""
+        t = time.monotonic()
+        self.sensing, _ = self.sensing.end_board(t)
+        self.sensing, _ = self.sensing.new_board(t)
+        self.state = step(self.state, act.BoardStart(number, Seat.N, None, DEAL, t)).state
+        for seat, call in zip((Seat.N, Seat.E, Seat.S, Seat.W), ("1NT", "Pass", "Pass", "Pass"), strict=True):
+            self.state = step(self.state, act.MakeCall(seat, Call.parse(call), t)).state
+
+
+def _percentiles(values: list[float]) -> tuple[float, float, float]:
+    ordered = sorted(values)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], ordered[-1]
+
+
+def table_latency(boards: int) -> None:
+    deck = default_deck(1)
+    table = _Table(deck)
+    events = table.events
+    ptys = {seat: _Pty(seat, events) for seat in SEATS}
+    for pty in ptys.values():
+        pty.write(pty.state_frame())
+    for together in (False, True):
+        written: dict[str, int] = {}
+        table.applied.clear()
+        table.own.clear()
+        table.sensed.clear()
+        table.irregular = 0
+        lost = 0
+        for board in range(boards):
+            for pty in ptys.values():  # the cards are gathered and dealt again: untimed
+                pty.tags.clear()
+                pty.write(pty.state_frame())
+            time.sleep(0.01)  # let the empty snapshots through before the board starts
+            table.new_board(board % 32 + 1)
+            for trick in range(13):
+                frames = []
+                for seat in TRICK_ORDER:
+                    uid = deck[f"{SUIT_OF[seat]}{RANKS[trick]}"]
+                    ptys[seat].tags.append(bytes.fromhex(uid))
+                    frames.append((seat, uid, ptys[seat].state_frame()))
+                if together:
+                    for seat, uid, frame in frames:
+                        written[uid + str(board)] = time.perf_counter_ns()
+                        ptys[seat].write(frame)
+                    for _ in frames:
+                        if not table.done.acquire(timeout=1.0):
+                            lost += 1
+                else:
+                    for seat, uid, frame in frames:
+                        written[uid + str(board)] = time.perf_counter_ns()
+                        ptys[seat].write(frame)
+                        if not table.done.acquire(timeout=1.0):
+                            lost += 1
+                for _seat, uid, _frame in frames:
+                    if uid in table.applied:
+                        table.applied[uid + str(board)] = table.applied.pop(uid)
+        latencies = [(table.applied[key] - t0) / 1000 for key, t0 in written.items() if key in table.applied]
+        median, p99, worst = _percentiles(latencies)
+        how = "four seats at once (each trick's 4 frames written together)" if together else "one frame at a time"
+        print(f"table latency, {how}: {len(latencies)} frames, raw STATE frame written -> PlayCard applied "
+              f"by table.step" + (f", {lost} timed out" if lost else "")
+              + (f"; {table.irregular} cards reached the table out of turn (held as irregularities)"
+                 if table.irregular else ""))
+        print(f"  end to end     median {median:8.1f} us   p99 {p99:8.1f} us   max {worst:8.1f} us")
+        median, p99, worst = _percentiles(table.own)
+        print(f"  sensing+step   median {median:8.1f} us   p99 {p99:8.1f} us   max {worst:8.1f} us")
+        median, p99, worst = _percentiles(table.sensed)
+        print(f"  sensing alone  median {median:8.1f} us   p99 {p99:8.1f} us   max {worst:8.1f} us")
+    for pty in ptys.values():
+        pty.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--codec-frames", type=int, default=20000)
     parser.add_argument("--latency-frames", type=int, default=2000)
+    parser.add_argument("--boards", type=int, default=60, help="boards of 52 cards for the table latency")
     args = parser.parse_args()
     codec_throughput(args.codec_frames)
     pty_latency(args.latency_frames)
+    table_latency(args.boards)
 
 
 if __name__ == "__main__":

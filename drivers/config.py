@@ -8,7 +8,7 @@ listens. Example (every key but ``table.name`` is optional)::
     [table]
     name = "Table 3"
     code = "duplicate"                 # duplicate | rubber | chicago | bridge1905
-    deck = "decks/club.toml"           # relative to this file
+    deck = "decks/club.json"           # relative to this file
     board_reader = "nfc:usb:072f:2200"
 
     [arbiter]
@@ -37,11 +37,13 @@ listens. Example (every key but ``table.name`` is optional)::
     Pass = 22
     "1NT" = 23
 
-A deck file maps each enrolled tag to its card, one table per deck id::
+The deck file is the JSON that ``tablectl enrol`` writes (``controller.sensing.deck``)::
 
-    [deck1]
-    SA = "04A1B2C3D4E5F6"
-    SK = "04A1B2C3D4E5F7"
+    {"format": "bridgetable-decks", "version": 1,
+     "decks": {"deck1": {"SA": "04A1B2C3D4E5F6", "SK": "04A1B2C3D4E5F7"}}}
+
+A relative path in the config, ``table.deck`` or the ``deck=`` of a ``sim://`` URL, is
+relative to the config file's folder.
 
 Errors are ``ConfigError`` (a ``ValueError``) whose message names the key and the file.
 """
@@ -57,16 +59,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, parse_qsl, urlencode
 
 from controller.errors import BridgeTableError
+from controller.sensing import deck as deck_file
+from controller.sensing.deck import DeckError, DeckRegistry
 
 __all__ = [
     "BIDDING_BOX_SLOTS",
     "CODES",
     "SEATS",
     "ConfigError",
-    "Deck",
     "GpioPins",
     "Listen",
     "SeatDevices",
@@ -88,8 +91,6 @@ BIDDING_BOX_SLOTS: tuple[str, ...] = (
 )
 """The 40 slots of a bidding box, each with a contact: 35 bids, Pass, X, XX, Stop, Alert."""
 
-_CARD = re.compile(r"^[SHDC][AKQJT98765432]$")
-_UID = re.compile(r"^(?:[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20})$")
 _PIN_HASH = re.compile(r"^pbkdf2_sha256\$(\d+)\$([0-9a-f]{16,})\$([0-9a-f]{64})$")
 _BCM_PINS = range(0, 54)
 _BOARD_PINS = frozenset({3, 5, 7, 8, 10, 11, 12, 13, 15, 16, 18, 19, 21, 22, 23, 24, 26, 29, 31, 32,
@@ -257,6 +258,19 @@ class TableConfig:
         return tuple(urls)
 
 
+def _resolve_sim_deck(url: str, base: Path) -> str:
+    """``url`` with the relative ``deck=`` file of a ``sim://`` URL made relative to ``base``."""
+    if not url.startswith("sim:"):
+        return url
+    head, sep, query = url.partition("?")
+    params = parse_qsl(query, keep_blank_values=True)
+    if not any(key == "deck" and value and not Path(value).is_absolute() for key, value in params):
+        return url
+    params = [(key, str(base / value) if key == "deck" and value and not Path(value).is_absolute() else value)
+              for key, value in params]
+    return f"{head}{sep}{urlencode(params, safe='/:')}"
+
+
 def check_device_url(url: str, where: str) -> str:
     """Return ``url`` if its scheme is one the drivers open (``nfc:``, ``gpio:``, ``sim:``, ``serial:``)."""
     scheme, sep, rest = url.partition(":")
@@ -318,9 +332,12 @@ class _Reader:
             raise self.fail(name, f"must be true or false, not {value!r}")
         return value
 
-    def url(self, name: str) -> str | None:
+    def url(self, name: str, base: Path | None = None) -> str | None:
         value = self.string(name)
-        return None if value is None else check_device_url(value, f"'{self.key(name)}' in {self.source}")
+        if value is None:
+            return None
+        url = check_device_url(value, f"'{self.key(name)}' in {self.source}")
+        return url if base is None else _resolve_sim_deck(url, base)
 
     def pins(self, name: str) -> tuple[tuple[str, int], ...]:
         table = self.table(name)
@@ -373,8 +390,8 @@ def loads(text: str, path: str | Path = "<string>") -> TableConfig:
             raise seats_table.fail(seat, "is not a seat (N, E, S, W)")
         devices = seats_table.table(seat)
         devices.only(_SEAT_KEYS)
-        seats.append(SeatDevices(seat, unit=devices.url("unit"), play=devices.url("play"),
-                                 spread=devices.url("spread")))
+        seats.append(SeatDevices(seat, unit=devices.url("unit", base), play=devices.url("play", base),
+                                 spread=devices.url("spread", base)))
     seats.sort(key=lambda d: SEATS.index(d.seat))
 
     gpio_url: str | None = None
@@ -382,7 +399,7 @@ def loads(text: str, path: str | Path = "<string>") -> TableConfig:
     if "gpio" in data:
         section = top.table("gpio")
         section.only(_GPIO_KEYS)
-        gpio_url = section.url("url") or "gpio:rpigpio"
+        gpio_url = section.url("url", base) or "gpio:rpigpio"
         contacts: list[tuple[str, str, int]] = []
         contact_table = section.table("contacts")
         for seat in contact_table.data:
@@ -403,7 +420,7 @@ def loads(text: str, path: str | Path = "<string>") -> TableConfig:
             raise ConfigError(f"[gpio] in {source}: {exc}") from None
 
     return TableConfig(path=Path(path), name=name, code=code, seats=tuple(seats),
-                       board_reader=table.url("board_reader"), gpio_url=gpio_url, gpio=gpio, deck=deck,
+                       board_reader=table.url("board_reader", base), gpio_url=gpio_url, gpio=gpio, deck=deck,
                        arbiter_pin_hash=pin_hash, listen=listen)
 
 
@@ -437,46 +454,22 @@ def verify_pin(pin: str, pin_hash: str) -> bool:
 
 # -- the deck file -------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class Deck:
-    """Enrolled tags: tag UID (upper-case hex) -> (deck id, card in PBN text: ``SA``, ``H7``)."""
+def load_deck(path: str | Path) -> DeckRegistry:
+    """Read a deck file: the JSON that ``tablectl enrol`` writes (``controller.sensing.deck.dumps``).
 
-    tags: Mapping[str, tuple[str, str]]
-
-    def card(self, uid: str) -> tuple[str, str] | None:
-        """``(deck id, card)`` of the tag ``uid``, or None for a tag that is not enrolled."""
-        return self.tags.get(uid.upper())
-
-    def uids(self, deck_id: str) -> dict[str, str]:
-        """Card -> tag UID of one deck (what the simulator needs to put a card on a reader)."""
-        return {card: uid for uid, (deck, card) in self.tags.items() if deck == deck_id}
-
-    @property
-    def deck_ids(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(deck for deck, _ in self.tags.values()))
-
-
-def load_deck(path: str | Path) -> Deck:
-    """Read a deck file: one TOML table per deck id, each mapping card -> tag UID."""
+    A deck file of the older TOML form (one table per deck id, ``SA = "UID"``) is still read.
+    ``ConfigError`` naming the file when it cannot be read or is not a deck file.
+    """
     source = str(path)
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read deck file {source}: {exc.strerror or exc}") from None
+    try:
+        if text.lstrip().startswith("{"):
+            return deck_file.loads(text)
+        return DeckRegistry.from_mapping(tomllib.loads(text))
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source} is not valid TOML: {exc}") from None
-    tags: dict[str, tuple[str, str]] = {}
-    for deck_id, cards in data.items():
-        if not isinstance(cards, dict):
-            raise ConfigError(f"'{deck_id}' in {source} must be a table of card = \"UID\"")
-        for card, uid in cards.items():
-            where = f"'{deck_id}.{card}' in {source}"
-            if not _CARD.match(card):
-                raise ConfigError(f"{where}: {card!r} is not a card (SA, HT, C2 ...)")
-            if not isinstance(uid, str) or not _UID.match(uid.upper()):
-                raise ConfigError(f"{where}: {uid!r} is not a tag UID (4, 7 or 10 bytes in hex)")
-            if uid.upper() in tags:
-                other = tags[uid.upper()]
-                raise ConfigError(f"{where}: tag {uid.upper()} is already {other[0]}.{other[1]}")
-            tags[uid.upper()] = (deck_id, card)
-    return Deck(tags)
+        raise ConfigError(f"{source} is not a deck file (JSON, or the older TOML form): {exc}") from None
+    except DeckError as exc:
+        raise ConfigError(f"{source}: {exc}") from None

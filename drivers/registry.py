@@ -23,10 +23,13 @@ from drivers.config import SEATS, ConfigError, GpioPins, TableConfig
 __all__ = ["TableDevices", "TableIndicator", "open_source", "open_table"]
 
 _LIBRARIES = {
-    "nfc": ("drivers.nfc_reader", "nfcpy (pip install 'bridgetable[nfc]')"),
-    "gpio": ("drivers.gpio", "RPi.GPIO on a Pi 4 or rpi-lgpio on a Pi 5 (pip install 'bridgetable[pi]')"),
+    "nfc": ("drivers.nfc_reader", "nfcpy, a dependency of the table software: pip install -e . "
+                                  "(in the table's virtual environment) installs it"),
+    "gpio": ("drivers.gpio", "RPi.GPIO: pip install -e '.[pi4]' on a Raspberry Pi 4, "
+                             "or rpi-lgpio: pip install -e '.[pi5]' on a Raspberry Pi 5"),
     "sim": ("drivers.sim", "nothing more"),
-    "serial": ("drivers.seatunit", "the seat-unit driver drivers.seatunit and pyserial"),
+    "serial": ("drivers.seatunit", "pyserial, a dependency of the table software: pip install -e . "
+                                   "(in the table's virtual environment) installs it"),
 }
 
 

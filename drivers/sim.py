@@ -1,6 +1,6 @@
 """A whole simulated table as one EventSource, with verbs for the physical acts at a table.
 
-Opened from ``sim://`` (``sim://?deck=decks/club.toml&deck_id=deck1&mode=thread``). The
+Opened from ``sim://`` (``sim://?deck=decks/club.json&deck_id=deck1&mode=thread``). The
 table has, for each seat, a play and a spread reader (``N.play``, ``N.spread``), a bidding
 box with the 40 contacts of ``BIDDING_BOX_SLOTS`` (all cards in at the start) and a
 call-the-arbiter button, and a board reader (``board``). The verbs::
@@ -90,8 +90,8 @@ class SimTable:
         deck: Mapping[str, str] | None = None
         if "deck" in options:
             enrolled = load_deck(Path(options.pop("deck")))
-            deck_id = options.pop("deck_id", None) or (enrolled.deck_ids or ("",))[0]
-            deck = enrolled.uids(deck_id)
+            deck_id = options.pop("deck_id", None) or (enrolled.decks() or ("",))[0]
+            deck = enrolled.to_mapping().get(deck_id, {})
             if not deck:
                 raise ConfigError(f"{url!r}: the deck file has no deck {deck_id!r}")
         mode = options.pop("mode", "sync")

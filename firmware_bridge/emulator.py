@@ -8,8 +8,15 @@ stable symbolic link to the current pty, like ``/dev/serial/by-id/...`` for a re
 it and boots the firmware afresh (a USB-powered unit reboots when replugged).
 
 Verbs for physical acts (STYLE.md "Drivers"): ``put(uid, zone)``, ``remove(uid, zone)``,
-``pull(slot)``, ``put_back(slot)``, ``press()``, ``unplug()``, ``replug()``,
-``inject_garbage(bytes)``. The bidding box starts tidy: every card in its slot.
+``pull(slot)``, ``put_back(slot)``, ``press()``, ``fail(zone)``, ``recover(zone)``,
+``unplug()``, ``replug()``, ``inject_garbage(bytes)``. The bidding box starts tidy: every
+card in its slot.
+
+The clock is injected. With a clock that moves only when a test moves it, ``sync()``
+waits until the firmware has run at the clock's present time, so a test steps the unit
+through time deterministically (every scan, debounce and reader cycle happens at a known
+instant), and ``last_seq`` tells which frame the unit wrote last, for the host side to
+wait on (``SeatLink.wait_handled``).
 
 Run ``python -m firmware_bridge.emulator --seat N``: it prints the path to open, then
 reads verbs from standard input (``help`` lists them).
@@ -39,7 +46,7 @@ from firmware_bridge.firmware.seatfw.ticks import Ticks
 from firmware_bridge.messages import SEATS, SLOT_INDEX, ZONES, HostCommand, LedMode
 from firmware_bridge.sim_machine import SimBoard, SimButton, SimContactMatrix, SimMachine, SimMFRC522
 
-__all__ = ["SeatEmulator", "main"]
+__all__ = ["SeatEmulator", "main", "sync_all"]
 
 
 def _uid_bytes(uid: str | bytes) -> bytes:
@@ -112,6 +119,7 @@ class SeatEmulator:
         self._master: int | None = None
         self._slave: int | None = None
         self._release_at: float | None = None
+        self._polled_at = float("-inf")
         self._wake_r, self._wake_w = os.pipe()
         self._running = False
         self._thread: threading.Thread | None = None
@@ -182,6 +190,18 @@ class SeatEmulator:
             self._release_at = self._clock() + hold
         self._wake()
 
+    def fail(self, zone: str) -> None:
+        """The ``zone`` reader stops answering (a loose SPI wire, a dead chip)."""
+        with self._lock:
+            self._reader(zone).dead = True
+        self._wake()
+
+    def recover(self, zone: str) -> None:
+        """The ``zone`` reader answers again (the firmware re-initialises it on its next retry)."""
+        with self._lock:
+            self._reader(zone).dead = False
+        self._wake()
+
     def unplug(self) -> None:
         """Pull the USB cable: the pty and its path disappear, the unit loses power."""
         with self._lock:
@@ -225,6 +245,29 @@ class SeatEmulator:
         """The buzzer sounds now."""
         with self._lock:
             return bool(self.board.output(pins.BUZZER_PIN))
+
+    @property
+    def last_seq(self) -> int | None:
+        """The sequence number of the last frame the firmware wrote since it booted, or None."""
+        with self._lock:
+            firmware = self.firmware
+            if firmware is None or not self.boots:
+                return None
+            return (firmware.seq - 1) & 0xFFFF
+
+    def sync(self, timeout: float = 2.0) -> bool:
+        """Wait until the firmware has run at the clock's present time; False on timeout (or unplugged).
+
+        Meant for an injected clock that a test moves: after moving it, ``sync`` makes sure
+        every scan and reader cycle due by then has happened before the test goes on.
+        """
+        self._wake()
+        return self._caught_up(self._clock(), timeout)
+
+    def _caught_up(self, target: float, timeout: float) -> bool:
+        with self._changed:
+            ran = self._changed.wait_for(lambda: self._polled_at >= target or self.firmware is None, timeout)
+            return ran and self.firmware is not None
 
     def wait_until(self, predicate: Callable[[SeatEmulator], bool], timeout: float = 2.0) -> bool:
         """Wait (on the firmware loop's passes, no polling) until ``predicate(self)``; False on timeout."""
@@ -327,8 +370,18 @@ class SeatEmulator:
                     self.button.pressed = False
                     self._release_at = None
                 if self.firmware is not None:
+                    polled_at = self._clock()
                     self.firmware.poll()
+                    self._polled_at = polled_at
                 self._changed.notify_all()
+
+
+def sync_all(emulators: list[SeatEmulator] | tuple[SeatEmulator, ...], timeout: float = 2.0) -> bool:
+    """``sync`` several units at once (each firmware runs in its own thread); False if one did not."""
+    targets = [emulator._clock() for emulator in emulators]
+    for emulator in emulators:
+        emulator._wake()
+    return all([emulator._caught_up(target, timeout) for emulator, target in zip(emulators, targets, strict=True)])
 
 
 _HELP = """verbs:
@@ -337,6 +390,7 @@ _HELP = """verbs:
   pull SLOT                  a bidding card out of its slot (1C..7NT Pass X XX Stop Alert)
   back SLOT                  a bidding card back in its slot
   press                      the call-the-arbiter button
+  fail ZONE | recover ZONE   a reader (play|spread) stops answering, answers again
   unplug | replug            the USB cable
   garbage HEX                line noise towards the host
   status                     LED, buzzer, link path
@@ -357,6 +411,8 @@ def _command(emulator: SeatEmulator, line: str) -> str | None:
             emulator.put_back(args[0])
         elif verb == "press":
             emulator.press()
+        elif verb in ("fail", "recover") and args:
+            getattr(emulator, verb)(args[0])
         elif verb == "unplug":
             emulator.unplug()
         elif verb == "replug":

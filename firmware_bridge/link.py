@@ -146,6 +146,8 @@ class SeatLink:
         self._snapshot_wanted = False
         self._last_request = float("-inf")
         self._hello_asked = float("-inf")
+        self._handled = threading.Condition()
+        self._handled_seq: int | None = None
 
     # -- public
 
@@ -187,6 +189,22 @@ class SeatLink:
     def hello(self) -> Hello | None:
         """The unit's ``Hello`` on the current connection, if any."""
         return self._hello
+
+    @property
+    def handled_seq(self) -> int | None:
+        """The unit's sequence number of the last valid frame handled (its message handed on), or None."""
+        with self._handled:
+            return self._handled_seq
+
+    def wait_handled(self, seq: int, timeout: float) -> bool:
+        """Wait until the unit's frame ``seq`` (or a later one) has been handled; False on timeout.
+
+        For a test or benchmark that steps an emulated unit through time: once the frame
+        the unit wrote last is handled, every event it carried has been emitted.
+        """
+        with self._handled:
+            return self._handled.wait_for(lambda: self._handled_seq is not None
+                                          and (self._handled_seq - seq) & 0xFFFF < 0x8000, timeout)
 
     def send(self, command: HostCommand) -> bool:
         """Send a host command; False if the port is not open or the write failed (the link heals)."""
@@ -303,6 +321,14 @@ class SeatLink:
     def _on_frame(self, frame: Frame, now: float) -> None:
         if frame.type & 0x80:
             return  # a host command coming back (loop:// echoes): not ours to read
+        try:
+            self._handle(frame, now)
+        finally:
+            with self._handled:
+                self._handled_seq = frame.seq
+                self._handled.notify_all()
+
+    def _handle(self, frame: Frame, now: float) -> None:
         self._last_rx = now
         self._count(frames=1)
         try:

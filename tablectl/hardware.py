@@ -13,9 +13,10 @@ per device (``OK``, or ``DOWN`` with the reason), what the table sees now, then 
 sees live for a few seconds (tags with their cards, bid cards pulled and put back, button
 presses, devices going down and up); it exits 0 when every device is up, 1 otherwise.
 
-Deck files: JSON as ``controller.sensing.deck.dumps`` writes it, or, for a file whose name
-ends in ``.toml``, the TOML deck file of the table config (``drivers.config.load_deck``,
-which ``sim://?deck=`` reads); ``read_deck`` reads either.
+Deck files: one format, the JSON that ``controller.sensing.deck.dumps`` writes, which the
+table config's ``table.deck``, ``sim://?deck=`` (``drivers.config.load_deck``) and
+``tablectl serve`` read. ``read_deck`` also reads a deck file of the older TOML form; an
+enrolment into such a file saves it as JSON.
 
 Both commands take their reader or devices by URL (``drivers.open_source``), an injected
 clock for the events' times, and read the events off a queue; they only wait on that
@@ -26,11 +27,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import logging
 import os
 import queue
-import re
 import sys
 import tomllib
 from collections.abc import Callable, Sequence
@@ -54,7 +53,6 @@ __all__ = [
     "Opener",
     "add_commands",
     "doctor",
-    "dumps_toml",
     "enrol",
     "parse_cards",
     "read_deck",
@@ -70,7 +68,6 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130   # Ctrl-C, as a shell reports SIGINT
 
 _POLL = 0.1   # seconds: the longest wait on the event queue before looking at the clock again
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
 
 Opener = Callable[..., EventSource]
 """What opens a device URL: ``drivers.open_source`` or a stand-in with its signature."""
@@ -88,7 +85,7 @@ class NdefTags(Protocol):
 # -- deck files -------------------------------------------------------------------------------
 
 def read_deck(path: Path) -> DeckRegistry:
-    """The registry in the deck file ``path``: JSON (``deck.dumps``) or TOML (the config's deck file).
+    """The registry in the deck file ``path`` (JSON; the older TOML form is still read).
 
     ``OSError`` when the file cannot be read; ``DeckError`` naming the file when it is not a deck file.
     """
@@ -98,23 +95,14 @@ def read_deck(path: Path) -> DeckRegistry:
             return deck_json.loads(text)
         return DeckRegistry.from_mapping(tomllib.loads(text))
     except tomllib.TOMLDecodeError as exc:
-        raise DeckError(f"{path} is neither a JSON nor a TOML deck file: {exc}") from None
+        raise DeckError(f"{path} is not a deck file (JSON, or the older TOML form): {exc}") from None
     except DeckError as exc:
         raise DeckError(f"{path}: {exc}") from None
 
 
-def dumps_toml(registry: DeckRegistry) -> str:
-    """The registry as the TOML deck file of the table config: one table per deck, ``SA = "UID"``."""
-    lines = ["# Enrolled decks: card = \"tag UID\" (tablectl enrol; hardware/cards.md)."]
-    for deck_id, cards in registry.to_mapping().items():
-        key = deck_id if _BARE_KEY.match(deck_id) else json.dumps(deck_id)
-        lines += ["", f"[{key}]", *(f'{card} = "{uid}"' for card, uid in cards.items())]
-    return "\n".join(lines) + "\n"
-
-
 def write_deck(path: Path, registry: DeckRegistry) -> None:
-    """Save the registry to ``path`` at once or not at all: TOML for a ``.toml`` name, else JSON."""
-    text = dumps_toml(registry) if path.suffix.lower() == ".toml" else deck_json.dumps(registry)
+    """Save the registry to ``path`` as JSON (``deck.dumps``), at once or not at all."""
+    text = deck_json.dumps(registry)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     temporary.write_text(text, encoding="utf-8")
@@ -612,7 +600,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                        description="Enrol a deck card by card (hardware/cards.md). Saves after every card: "
                                    "Ctrl-C stops, and the same command goes on where it stopped.")
     e.add_argument("--deck", required=True, metavar="FILE",
-                   help="the deck file (JSON; the TOML deck file of the config if FILE ends in .toml)")
+                   help="the deck file (JSON, e.g. decks/club.json; an older TOML deck file is read and saved as JSON)")
     e.add_argument("--deck-id", default=DEFAULT_DECK, help=f"the deck's id (default {DEFAULT_DECK})")
     e.add_argument("--reader", default=DEFAULT_READER, metavar="URL",
                    help=f"the reader's device URL (default {DEFAULT_READER}: the first USB reader; "

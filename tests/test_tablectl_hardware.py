@@ -179,7 +179,7 @@ def test_enrol_refuses_a_tag_already_enrolled_and_asks_again(tmp_path: Path) -> 
 
 
 def test_enrol_resumes_after_ctrl_c_where_it_stopped(tmp_path: Path) -> None:
-    path = tmp_path / "club.toml"   # the TOML deck file of the table config, which sim:// reads
+    path = tmp_path / "club.json"   # the deck file of the table config, which sim:// reads too
     opened, console = Opened(), Console()
 
     def act_then_interrupt() -> None:
@@ -191,7 +191,7 @@ def test_enrol_resumes_after_ctrl_c_where_it_stopped(tmp_path: Path) -> None:
         code = hardware.enrol(path, "sim://", timeout=WAIT, clock=Counter(), opener=opened, out=console)
     assert code == 130
     assert "stopped at 5/52, saved in" in console.getvalue()
-    assert load_deck(path).uids("deck1") == {c: NEW_DECK[c] for c in ("SA", "SK", "SQ", "SJ", "ST")}
+    assert load_deck(path).to_mapping()["deck1"] == {c: NEW_DECK[c] for c in ("SA", "SK", "SQ", "SJ", "ST")}
 
     opened, console = Opened(), Console()
     with operator(lambda: present_as_asked(console, lambda: opened.sim, 47)):
@@ -200,7 +200,7 @@ def test_enrol_resumes_after_ctrl_c_where_it_stopped(tmp_path: Path) -> None:
     text = console.getvalue()
     assert text.startswith("resuming deck1 in ") and "5/52 already enrolled" in text
     assert re.findall(r"^present (\w\w) ", text, re.MULTILINE)[0] == "S9"
-    assert load_deck(path).uids("deck1") == NEW_DECK
+    assert load_deck(path).to_mapping()["deck1"] == NEW_DECK
     SimTable.from_url(f"sim://?deck={path}")   # the simulator reads what enrol wrote
 
 
@@ -300,15 +300,15 @@ def test_enrol_from_ndef_refuses_a_second_tag_for_a_card(tmp_path: Path, pn532: 
 # -- doctor --------------------------------------------------------------------------------------
 
 def write_config(tmp_path: Path, seats: str) -> Path:
-    deck = tmp_path / "deck.toml"
+    deck = tmp_path / "deck.json"
     hardware.write_deck(deck, DeckRegistry.from_mapping({"deck1": default_deck(1)}))
     path = tmp_path / "table.toml"
-    path.write_text(f'[table]\nname = "Test table"\ndeck = "deck.toml"\n\n{seats}'.replace("DECK", str(deck)))
+    path.write_text(f'[table]\nname = "Test table"\ndeck = "deck.json"\n\n{seats}')
     return path
 
 
 def test_doctor_says_every_simulated_device_is_up_and_shows_what_it_sees(tmp_path: Path) -> None:
-    config = write_config(tmp_path, '[seats.N]\nunit = "sim://?deck=DECK"\n\n[seats.S]\nplay = "sim://?quiet=1"\n')
+    config = write_config(tmp_path, '[seats.N]\nunit = "sim://?deck=deck.json"\n\n[seats.S]\nplay = "sim://?quiet=1"\n')
     opened, console, clock = Opened(), Console(), ManualClock()
     thread, result = run_in_thread(lambda: hardware.doctor(config, seconds=30, clock=clock, opener=opened,
                                                            out=console))
@@ -329,7 +329,7 @@ def test_doctor_says_every_simulated_device_is_up_and_shows_what_it_sees(tmp_pat
     assert re.search(r"^  N\.unit  sim://\?deck=\S+ +OK +simulated table$", text, re.MULTILINE)
     assert re.search(r"^  S\.play  sim://\?quiet=1 +OK +simulated table$", text, re.MULTILINE)
     assert "N bidding box: every card in (40 of 40 slots report in)" in text
-    assert "deck: " + str(tmp_path / "deck.toml") + ": deck1 52 cards" in text
+    assert "deck: " + str(tmp_path / "deck.json") + ": deck1 52 cards" in text
     assert text.rstrip().endswith("all 2 devices up")
 
 
@@ -395,7 +395,7 @@ def test_the_full_example_of_config_md_is_a_valid_table_config(tmp_path: Path) -
     full, bench = toml_blocks("config.md")
     table = config.loads(full, tmp_path / "table.toml")
     assert (table.name, table.code, table.deck, table.board_reader) == (
-        "Table 3", "duplicate", tmp_path / "decks" / "club.toml", "nfc:usb:072f:2200")
+        "Table 3", "duplicate", tmp_path / "decks" / "club.json", "nfc:usb:072f:2200")
     assert [name for name, _ in table.device_urls()] == ["N.unit", "E.unit", "S.unit", "W.play", "W.spread",
                                                          "board", "gpio"]
     assert table.gpio is not None and table.gpio.contacts == (

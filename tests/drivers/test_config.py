@@ -100,29 +100,54 @@ def test_a_missing_config_file_is_a_config_error(tmp_path: Path) -> None:
         config.load(tmp_path / "nothing.toml")
 
 
-def test_the_deck_file_maps_tags_to_deck_and_card(tmp_path: Path) -> None:
+def test_the_deck_file_is_the_json_that_enrol_writes(tmp_path: Path) -> None:
+    path = tmp_path / "club.json"
+    path.write_text('{"format": "bridgetable-decks", "version": 1, "decks": '
+                    '{"red": {"SA": "04a1b2c3d4e5f6", "H7": "04A1B2C3D4E5F7"}, "blue": {"SA": "A1B2C3D4"}}}')
+    deck = config.load_deck(path)
+    assert deck.lookup("04A1B2C3D4E5F6").deck == "red" and str(deck.lookup("04A1B2C3D4E5F6").card) == "SA"
+    assert str(deck.get("A1B2C3D4")) == "blue:SA"
+    assert deck.get("04000000000000") is None
+    assert deck.to_mapping()["red"] == {"SA": "04A1B2C3D4E5F6", "H7": "04A1B2C3D4E5F7"}
+    assert deck.decks() == ("blue", "red")
+
+
+def test_a_deck_file_of_the_older_toml_form_is_still_read(tmp_path: Path) -> None:
     path = tmp_path / "club.toml"
     path.write_text('[red]\nSA = "04a1b2c3d4e5f6"\nH7 = "04A1B2C3D4E5F7"\n[blue]\nSA = "A1B2C3D4"\n')
-    deck = config.load_deck(path)
-    assert deck.card("04A1B2C3D4E5F6") == ("red", "SA")
-    assert deck.card("a1b2c3d4") == ("blue", "SA")
-    assert deck.card("04000000000000") is None
-    assert deck.uids("red") == {"SA": "04A1B2C3D4E5F6", "H7": "04A1B2C3D4E5F7"}
-    assert deck.deck_ids == ("red", "blue")
+    assert config.load_deck(path).to_mapping() == {"blue": {"SA": "A1B2C3D4"},
+                                                   "red": {"SA": "04A1B2C3D4E5F6", "H7": "04A1B2C3D4E5F7"}}
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ('[red]\nSZ = "04A1B2C3D4E5F6"\n', r"'red.SZ' in .*club.toml: 'SZ' is not a card"),
-    ('[red]\nSA = "04A1"\n', r"'red.SA' in .*: '04A1' is not a tag UID"),
-    ('[red]\nSA = "04A1B2C3D4E5F6"\n[blue]\nSA = "04a1b2c3d4e5f6"\n',
-     "'blue.SA' in .*: tag 04A1B2C3D4E5F6 is already red.SA"),
-    ('SA = "04A1B2C3D4E5F6"\n', "'SA' in .* must be a table"),
+    ('{"format": "bridgetable-decks", "version": 1, "decks": {"red": {"SZ": "04A1B2C3D4E5F6"}}}',
+     r"club.json: deck file: deck 'red', card 'SZ'"),
+    ('{"format": "bridgetable-decks", "version": 1, "decks": {"red": {"SA": "04A1"}}}',
+     r"deck 'red', card 'SA': invalid tag UID '04A1'"),
+    ('{"format": "bridgetable-decks", "version": 1, "decks": '
+     '{"red": {"SA": "04A1B2C3D4E5F6"}, "blue": {"SA": "04a1b2c3d4e5f6"}}}',
+     "tag 04A1B2C3D4E5F6 is already enrolled as"),
+    ('{"decks": {}}', "not a 'bridgetable-decks' document"),
+    ('[red\n', r"club.json is not a deck file \(JSON, or the older TOML form\)"),
 ])
-def test_deck_file_errors(tmp_path: Path, text: str, message: str) -> None:
-    path = tmp_path / "club.toml"
+def test_deck_file_errors_name_the_file_and_the_card(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "club.json"
     path.write_text(text)
     with pytest.raises(ConfigError, match=message):
         config.load_deck(path)
+
+
+def test_a_missing_deck_file_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"cannot read deck file .*nothing\.json"):
+        config.load_deck(tmp_path / "nothing.json")
+
+
+def test_a_sim_deck_path_is_relative_to_the_config_file(tmp_path: Path) -> None:
+    text = ('[table]\nname = "T"\n[seats.N]\nunit = "sim://?deck=decks/club.json&deck_id=deck1"\n'
+            '[seats.S]\nplay = "sim://?deck=/abs/club.json"\n')
+    table = config.loads(text, tmp_path / "tables" / "table.toml")
+    assert table.seat("N").unit == f"sim://?deck={tmp_path}/tables/decks/club.json&deck_id=deck1"
+    assert table.seat("S").play == "sim://?deck=/abs/club.json"
 
 
 def test_pin_maps_refuse_a_pin_used_twice_and_a_seat_with_two_buttons() -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import tomllib
 import types
 from pathlib import Path
 
@@ -12,7 +14,7 @@ from pytest_mock import MockerFixture
 
 import drivers
 from controller.sensing.events import ButtonPressed, RawEvent
-from drivers import config
+from drivers import config, registry
 from drivers.config import ConfigError
 from drivers.gpio import GpioSource
 from drivers.lgpio_sim import SimChip
@@ -51,8 +53,19 @@ def test_serial_urls_go_to_the_seat_unit_driver(mocker: MockerFixture, clock: Ti
 
 def test_a_missing_backend_library_says_what_to_install(mocker: MockerFixture) -> None:
     mocker.patch.dict(sys.modules, {"drivers.seatunit": None})
-    with pytest.raises(ImportError, match="needs the seat-unit driver"):
+    with pytest.raises(ImportError, match=r"needs pyserial, .*pip install -e \."):
         drivers.open_source("serial:///dev/ttyACM0")
+
+
+def test_every_install_hint_names_an_extra_that_pyproject_has() -> None:
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    extras = set(pyproject["project"]["optional-dependencies"])
+    base = " ".join(pyproject["project"]["dependencies"])
+    for scheme, (_module, needs) in registry._LIBRARIES.items():
+        named = re.findall(r"pip install -e '\.\[(\w+)\]'", needs)
+        assert set(named) <= extras, (scheme, needs)
+        if "pip install -e . " in needs:   # a base dependency: the library is named first
+            assert needs.split(",")[0].lower() in base.lower(), (scheme, needs)
 
 
 class FakeUnit:

@@ -129,11 +129,13 @@ def test_thread_mode_delivers_from_another_thread_in_order(clock: TickClock, log
 
 
 def test_sim_urls_and_a_deck_file(tmp_path: Path) -> None:
-    deck = tmp_path / "deck.toml"
-    deck.write_text('[red]\nSA = "04a1b2c3d4e5f6"\nSK = "04A1B2C3D4E5F7"\n[blue]\nSA = "04B1B2C3D4E5F6"\n')
+    deck = tmp_path / "deck.json"
+    deck.write_text('{"format": "bridgetable-decks", "version": 1, "decks": {"red": '
+                    '{"SA": "04a1b2c3d4e5f6", "SK": "04A1B2C3D4E5F7"}, "blue": {"SA": "04B1B2C3D4E5F6"}}}')
     table = SimTable.from_url(f"sim://?deck={deck}&deck_id=blue&mode=thread&quiet=1")
     assert table.deck == {"SA": "04B1B2C3D4E5F6"}
-    assert SimTable.from_url(f"sim://?deck={deck}").uid("SK") == "04A1B2C3D4E5F7"
+    assert SimTable.from_url(f"sim://?deck={deck}&deck_id=red").uid("SK") == "04A1B2C3D4E5F7"
+    assert SimTable.from_url(f"sim://?deck={deck}").deck == {"SA": "04B1B2C3D4E5F6"}   # the first deck id
     with pytest.raises(ConfigError, match="unknown option"):
         SimTable.from_url("sim://?speed=2")
     with pytest.raises(ConfigError, match="no deck 'green'"):
