@@ -139,7 +139,7 @@ class Hello:
     unit_id: bytes
     firmware: tuple[int, int, int]
     capabilities: Capability
-    max_tags: int = 4
+    max_tags: int = 16
     state_period_ms: int = 2000
     heartbeat_period_ms: int = 500
     protocol_minor: int = 0

@@ -72,7 +72,7 @@ class EmulatedTable:
 
     def __init__(self, decks: DeckRegistry) -> None:
         self.clock = FakeClock()
-        # max_tags 16: a quitted card stays on its play zone (13 at the end) and dummy's
+        # max_tags 16 (the default): a quitted card stays on its play zone (13 at the end) and dummy's
         # whole hand lies on the spread zone, which the larger antenna of PROTOCOL.md
         # section 11 reads; the protocol allows 32 UIDs per reader.
         config = Config(max_tags=16)

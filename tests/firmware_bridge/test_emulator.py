@@ -63,7 +63,7 @@ def test_hello_brings_the_unit_up(table: Table) -> None:
     health = table.next(unit_health)
     assert isinstance(health, DeviceHealth) and health.up
     assert health.detail == f"seat N unit E661000000000000 firmware 1.0.0 on {table.emulator.path}"
-    assert table.unit.link.hello is not None and table.unit.link.hello.max_tags == 4
+    assert table.unit.link.hello is not None and table.unit.link.hello.max_tags == 16
 
 
 def test_physical_acts_become_raw_events(table: Table) -> None:

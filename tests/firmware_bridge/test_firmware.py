@@ -367,7 +367,7 @@ def test_boot_sends_hello_state_heartbeat_with_seat_from_the_jumpers() -> None:
     rig.firmware.boot()
     assert rig.port.outbox[:2] == b"\x00\x00"
     hello, state, heartbeat = rig.sent()
-    assert hello == Hello("S", bytes.fromhex("E6614103E7452D2F"), (1, 0, 0), Capability(0x3F), 4, 2000, 500)
+    assert hello == Hello("S", bytes.fromhex("E6614103E7452D2F"), (1, 0, 0), Capability(0x3F), 16, 2000, 500)
     assert isinstance(state, State) and state.slots == SLOTS and state.play == () and state.play_ok
     assert isinstance(heartbeat, Heartbeat)
 

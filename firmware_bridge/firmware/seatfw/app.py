@@ -28,7 +28,7 @@ class Config:
 
     def __init__(self, state_period_ms: int = 2000, heartbeat_period_ms: int = 500, scan_period_ms: int = 5,
                  debounce_scans: int = 3, reader_period_ms: int = 100, field_off_ms: int = 6,
-                 field_settle_ms: int = 5, max_tags: int = 4, miss_cycles: int = 2,
+                 field_settle_ms: int = 5, max_tags: int = 16, miss_cycles: int = 2,
                  max_buzz_ms: int = 10000) -> None:
         self.state_period_ms = state_period_ms
         self.heartbeat_period_ms = heartbeat_period_ms

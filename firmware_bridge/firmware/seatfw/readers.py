@@ -23,7 +23,7 @@ class ZoneScanner:
     """The tags on one zone's reader, kept up to date by ``poll``."""
 
     def __init__(self, reader: "MFRC522 | None", ticks: "Ticks", period_ms: int = 100, offset_ms: int = 0,
-                 off_ms: int = 6, settle_ms: int = 5, max_tags: int = 4, miss_cycles: int = 2,
+                 off_ms: int = 6, settle_ms: int = 5, max_tags: int = 16, miss_cycles: int = 2,
                  retry_ms: int = 1000) -> None:
         self.reader = reader
         self.ticks = ticks
