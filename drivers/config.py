@@ -10,6 +10,8 @@ listens. Example (every key but ``table.name`` is optional)::
     code = "duplicate"                 # duplicate | rubber | chicago | bridge1905
     deck = "decks/club.json"           # relative to this file
     board_reader = "nfc:usb:072f:2200"
+    boards = "boards.toml"             # board tag UID -> board number (tablectl run --boards)
+    hand_record = "session.pbn"        # the dealing machine's file: deals by board number
 
     [arbiter]
     pin_hash = "pbkdf2_sha256$200000$9f1c...$6a0b..."   # drivers.config.hash_pin("1234")
@@ -227,6 +229,8 @@ class TableConfig:
     gpio_url: str | None = None
     gpio: GpioPins | None = None
     deck: Path | None = None
+    boards: Path | None = None
+    hand_record: Path | None = None
     arbiter_pin_hash: str | None = None
     listen: Listen = field(default_factory=Listen)
 
@@ -284,7 +288,7 @@ def check_device_url(url: str, where: str) -> str:
 # -- the table config file ---------------------------------------------------------------
 
 _TOP_KEYS = {"table", "arbiter", "listen", "seats", "gpio"}
-_TABLE_KEYS = {"name", "code", "deck", "board_reader"}
+_TABLE_KEYS = {"name", "code", "deck", "board_reader", "boards", "hand_record"}
 _SEAT_KEYS = {"unit", "play", "spread"}
 _GPIO_KEYS = {"url", "numbering", "bouncetime_ms", "contacts_active_low", "buttons", "leds", "buzzers",
               "contacts"}
@@ -370,6 +374,9 @@ def loads(text: str, path: str | Path = "<string>") -> TableConfig:
         raise table.fail("code", f"must be one of {', '.join(CODES)}, not {code!r}")
     deck_text = table.string("deck")
     deck = None if deck_text is None else (base / deck_text)
+    boards_text, hand_text = table.string("boards"), table.string("hand_record")
+    boards = None if boards_text is None else (base / boards_text)
+    hand_record = None if hand_text is None else (base / hand_text)
 
     arbiter = top.table("arbiter")
     arbiter.only({"pin_hash"})
@@ -421,7 +428,7 @@ def loads(text: str, path: str | Path = "<string>") -> TableConfig:
 
     return TableConfig(path=Path(path), name=name, code=code, seats=tuple(seats),
                        board_reader=table.url("board_reader", base), gpio_url=gpio_url, gpio=gpio, deck=deck,
-                       arbiter_pin_hash=pin_hash, listen=listen)
+                       boards=boards, hand_record=hand_record, arbiter_pin_hash=pin_hash, listen=listen)
 
 
 def load(path: str | Path) -> TableConfig:

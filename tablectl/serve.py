@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 from controller.errors import BridgeTableError
 from controller.sensing.deck import DeckRegistry
@@ -44,6 +44,9 @@ log = logging.getLogger("tablectl")
 DB_NAME = "table.sqlite"
 DEFAULT_PORT = 8000
 PAGES = (("table", "/"), ("arbiter", "/arbiter"), ("spectator", "/spectator"))
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
 _PRIORITY = {logging.CRITICAL: 2, logging.ERROR: 3, logging.WARNING: 4, logging.INFO: 6, logging.DEBUG: 7}
 
 
@@ -243,6 +246,11 @@ def _open_runtime(data_dir: Path, setup: TableSetup, new_session: bool) -> Table
     return TableRuntime(db, setup)
 
 
+def _maybe(load: Callable[[Path], dict[_K, _V]], path: str | Path | None) -> dict[_K, _V]:
+    """``load(path)``, or nothing when no file is named (command line first, then the config)."""
+    return {} if path is None else load(Path(path))
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     setup_logging(args.verbose)
@@ -258,8 +266,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
             log.warning("the config names no deck file: every card tag will be unknown")
         setup = TableSetup(
             name=config.name, code=config.code, decks=decks,
-            boards=load_board_tags(args.boards) if args.boards else {},
-            hand_record=load_hand_record(args.hand_record) if args.hand_record else {})
+            boards=_maybe(load_board_tags, args.boards or config.boards),
+            hand_record=_maybe(load_hand_record, args.hand_record or config.hand_record))
         pin_hash, pin = _pin(args, config, generate=False)
         runtime = _open_runtime(args.data_dir or default_data_dir(), setup, args.new_session)
         devices = open_table(config, runtime.clock)

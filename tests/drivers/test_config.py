@@ -159,3 +159,11 @@ def test_pin_maps_refuse_a_pin_used_twice_and_a_seat_with_two_buttons() -> None:
         GpioPins.from_query("button.N=five", "gpio:rpigpio?button.N=five")
     with pytest.raises(ConfigError, match=r"unknown GPIO option 'lamp\.N'"):
         GpioPins.from_query("lamp.N=5", "gpio:rpigpio?lamp.N=5")
+
+
+def test_board_map_and_hand_record_are_paths_relative_to_the_config(tmp_path: Path) -> None:
+    path = tmp_path / "club" / "table.toml"
+    cfg = config.loads('[table]\nname = "T"\nboards = "boards.toml"\nhand_record = "deals/s1.pbn"\n', path)
+    assert cfg.boards == tmp_path / "club" / "boards.toml"
+    assert cfg.hand_record == tmp_path / "club" / "deals" / "s1.pbn"
+    assert config.loads('[table]\nname = "T"\n').hand_record is None
