@@ -37,7 +37,8 @@ class Irregularity:
     or playing on: Laws 27A, 29A, 53, 60), ``waived`` (the player in turn called over a call
     out of rotation: Law 28B), ``cancelled`` (condoned by the next player: the irregular call
     and the later ones are void, Law 36A), ``superseded`` (the proper leader led in his own
-    right, Law 53C), ``ruled``, ``noted`` (nothing to choose) or ``undone``. ``notify`` is
+    right, Law 53C; or a call out of rotation made at the same time as the call in turn and
+    deemed made after it, Law 33), ``ruled``, ``noted`` (nothing to choose) or ``undone``. ``notify`` is
     who is told at once under the club's policy (``log``, ``arbiter``, ``table``).
     ``trick`` is the trick number (1..13) for the play, None in the auction.
     """
@@ -113,7 +114,10 @@ SITUATION_OPTIONS: dict[str, tuple[str, ...]] = {
     "opening_lead_face_down_out_of_turn": ("reject",),
     "opening_lead_by_declaring_side": ("acknowledge",),
     "card_exposed_by_defender": ("acknowledge",),
+    "defender_plays_after_retraction_ordered": ("acknowledge",),
     "lead_out_of_turn_last_trick": ("reject",),
+    # 1905: the maker of the trump names the eldest hand's suit (W 60), or the card stays exposed (W 76)
+    "w_opening_lead_by_dealers_rho": ("require_suit", "leave_penalty_card"),
     "fifth_card_on_trick": ("confirm",),
     "revoke_twelfth_trick": ("correct",),
     "claim_by_declarer": ("agree", "award"),
@@ -157,10 +161,12 @@ KIND_OF_SITUATION: dict[str, str] = {
     "lead_by_declarer_when_defender_on_lead": "lead_out_of_turn",
     "lead_out_of_turn_by_defender": "lead_out_of_turn",
     "lead_out_of_turn_last_trick": "lead_out_of_turn",
+    "w_opening_lead_by_dealers_rho": "opening_lead_out_of_turn",
     "premature_lead_by_defender": "premature_play",
     "premature_play_by_defender": "premature_play",
     "major_pc_partner_on_lead": "penalty_card",
     "card_exposed_by_defender": "penalty_card",
+    "defender_plays_after_retraction_ordered": "penalty_card",
     "two_cards_at_once_defender": "simultaneous_play",
     "two_cards_at_once_declarer": "simultaneous_play",
     "fifth_card_on_trick": "defective_trick",

@@ -50,12 +50,14 @@ __all__ = [
     "RulesOfCode",
     "call_out_of_rotation_situation",
     "cards_from",
+    "change_lead_suits",
     "forbidden_call",
     "is_major",
     "lead_suits_of",
     "playable_cards",
     "restriction_broken",
     "revoke_transfers",
+    "skipped_turn",
     "take_back",
 ]
 
@@ -156,17 +158,22 @@ class RulesOfCode:
     both_sides_revoked_no_transfer: bool = True
     # tricks a revoke transfers: "law64" (2/1/0) or "w87" (three tricks, 1905)
     revoke_penalty: str = "law64"
+    # penalty cards in several suits, declarer prohibits a lead: D 51 lets him name one or more
+    # of the suits, R 51 prohibits every such suit
+    pc_prohibition_covers_every_suit: bool = False
 
 
 DUPLICATE_RULES = RulesOfCode()
 RUBBER_RULES = RulesOfCode(
     family="rubber", double_oor_bars_partner_for_rest=False, barred_call_bars_both=True,
     insufficient_double_forces_pass=True, last_trick_lead_acceptable=False,
-    disputed_claim_plays_on=True, both_sides_revoked_no_transfer=False)
+    disputed_claim_plays_on=True, both_sides_revoked_no_transfer=False,
+    pc_prohibition_covers_every_suit=True)
 RUBBER_CLUB_RULES = RulesOfCode(
     family="rubber", double_oor_bars_partner_for_rest=False, barred_call_bars_both=True,
     insufficient_double_forces_pass=True, last_trick_lead_acceptable=False,
-    disputed_claim_plays_on=False, both_sides_revoked_no_transfer=False)
+    disputed_claim_plays_on=False, both_sides_revoked_no_transfer=False,
+    pc_prohibition_covers_every_suit=True)
 BRIDGE1905_RULES = RulesOfCode(family="bridge1905", revoke_penalty="w87",
                                both_sides_revoked_no_transfer=False, disputed_claim_plays_on=True)
 
@@ -223,6 +230,9 @@ def call_out_of_rotation_situation(auction: Auction, seat: Seat, call: Call) -> 
     """The catalogue row of a call by ``seat`` while another seat is in turn (Laws 25, 30-32).
 
     A call at LHO's turn is a change of call unless nobody has called yet (D 30B2; R fn 12).
+    So is a second call by a player whose LHO alone has called since his own call: D 25A
+    allows the change of an unintended call until partner calls, and R 25 asks only that it
+    be made without pause for thought; the arbiter judges (``inadvertent`` or ``purposeful``).
     """
     turn = auction.turn
     if turn is seat.lho:
@@ -230,6 +240,8 @@ def call_out_of_rotation_situation(auction: Auction, seat: Seat, call: Call) -> 
             return "change_of_call"
         position = "lho"
     elif turn is seat.partner:
+        if len(auction.seats) >= 2 and auction.seats[-2] is seat and auction.seats[-1] is seat.lho:
+            return "change_of_call"
         position = "partner"
     else:
         position = "rho"
@@ -260,6 +272,44 @@ def forbidden_call(obligations: Iterable[Obligation], seat: Seat, call: Call,
             return ob
         if ob.kind == REPEAT and call != ob.call:
             return ob
+    return None
+
+
+def change_lead_suits(withdrawn: Call, final: Call) -> tuple[Suit, ...] | None:
+    """The suits of a Law 26 lead option after ``withdrawn`` was changed to ``final`` (R 26).
+
+    R 26A: a suit bid not repeated by the final call gives that suit (require or prohibit);
+    R 26B1: a notrump bid whose final call is not notrump, and R 26B2: a pass, double or
+    redouble, give declarer the prohibition of any one suit (no suits named). None when
+    the final call repeated the withdrawn denomination: no lead option.
+    """
+    if withdrawn.is_bid and final.is_bid and withdrawn.denomination is final.denomination:
+        return None
+    return lead_suits_of(withdrawn)
+
+
+def skipped_turn(auction: Auction) -> int | None:
+    """Where a closed auction reopens because a pass out of rotation skipped a player (Law 34).
+
+    D 17E (formerly 34) and R 34: when the passes that close the auction include one out of
+    rotation (accepted by the next call), a player never had his turn; the auction is not
+    over. The answer is the index of the first pass out of rotation among the closing
+    passes: that pass and every later one are cancelled and the auction reverts to the player who missed his turn,
+    with no further rectification. None when the auction closed normally or is still open.
+    """
+    if not auction.is_complete:
+        return None
+    calls, seats = auction.calls, auction.seats
+    last = max((i for i, c in enumerate(calls) if c.kind is not CallKind.PASS), default=-1)
+    # a player who passed among the closing passes had his chance, even if later than his turn
+    due = set(Seat) - ({seats[last]} if last >= 0 else set())
+    if due <= set(seats[last + 1:]):
+        return None
+    expected = auction.dealer if last < 0 else seats[last].lho
+    for i in range(last + 1, len(calls)):
+        if seats[i] is not expected:
+            return i
+        expected = seats[i].lho
     return None
 
 
@@ -412,6 +462,9 @@ def _won_from(play: Play, side: Side, trick: int, claimed: Mapping[Side, int]) -
     return n + claimed.get(side, 0)
 
 
+_SUIT_WORDS = {Suit.C: "clubs", Suit.D: "diamonds", Suit.H: "hearts", Suit.S: "spades"}
+
+
 def revoke_transfers(play: Play, revokes: Iterable[RevokeRecord], penalty: str,
                      both_sides_exempt: bool,
                      claimed: Mapping[Side, int] | None = None) -> tuple[tuple[int, int], tuple[str, ...]]:
@@ -433,12 +486,13 @@ def revoke_transfers(play: Play, revokes: Iterable[RevokeRecord], penalty: str,
         if not r.established or r.exempt:
             continue
         if (r.seat, r.suit) in seen:
-            notes.append(f"second revoke by {r.seat} in {r.suit.name.lower()}: no transfer "
-                         "(D 64B2; R 64D2)")
+            notes.append(f"second revoke by {r.seat} in {_SUIT_WORDS[r.suit]}: no transfer "
+                         + ("(D 64B2; R 64D2)" if penalty != "w87" else "(W 87 is silent: the arbiter may adjust)"))
             continue
         seen.add((r.seat, r.suit))
         if r.seat is play.dummy:
-            notes.append(f"revoke by dummy {r.seat}: no transfer (D 64B3; R 64D3)")
+            notes.append(f"revoke by dummy {r.seat}: no transfer "
+                         + ("(D 64B3; R 64D3)" if penalty != "w87" else "(W 65, 85)"))
             continue
         counted.append(r)
     sides = {r.seat.side for r in counted}

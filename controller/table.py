@@ -24,7 +24,7 @@ from controller import actions as a
 from controller import rulings as r
 from controller.auction import Auction
 from controller.calls import PASS, Call, CallKind
-from controller.cards import Card, Suit
+from controller.cards import Card, Rank, Suit
 from controller.codes import Code, Sheet, SheetEntry, code_named
 from controller.codes.bridge1905 import W_UNEXPECTED_ACT, Declaration1905
 from controller.contract import Contract
@@ -43,7 +43,16 @@ from controller.play import Play, Trick
 from controller.rulings import Held, Obligation, PenaltyCard, Policy, RevokeRecord
 from controller.scoring import DealResult
 from controller.seats import Seat, Side, Vulnerability
-from controller.tempo import ActKind, Pace, TempoSettings, hesitation, is_skip_bid, record_think, skip_bid_wait
+from controller.tempo import (
+    ActKind,
+    Pace,
+    TempoSettings,
+    hesitation,
+    is_skip_bid,
+    record_think,
+    skip_bid_wait,
+    think_time,
+)
 from controller.values import evolve
 
 __all__ = [
@@ -117,6 +126,7 @@ class BoardState:
     start_t: float = 0.0
     last_t: float | None = None
     last_card: tuple[Seat, float] | None = None
+    pauses: tuple[tuple[float, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,9 +378,27 @@ def think_times(board: BoardState, kind: ActKind) -> list[tuple[Seat, float]]:
         times, previous = board.play_times, board.call_times[-1] if board.call_times else board.start_t
     out: list[tuple[Seat, float]] = []
     for s, t in zip(seats, times, strict=False):
-        out.append((s, max(0.0, t - previous)))
+        out.append((s, think_time(previous, t, board.pauses) if board.pauses else max(0.0, t - previous)))
         previous = t
     return out
+
+
+def _pause_timers(state: TableState, irr: Irregularity, t: float) -> TableState:
+    """The state with the think timer stopped while the arbiter ruled on ``irr`` (LAWS.md §4.2).
+
+    The pause runs from the irregularity (or the last act, if later) to the ruling: that
+    time is the arbiter's, not the next player's think (D 16, 73; R 16A judge a player's own
+    tempo). ``last_t`` moves on by the pause, so the next act's think leaves it out, and the
+    pause is kept for ``think_times``.
+    """
+    board = state.board
+    if board is None or board.phase is Phase.DONE:
+        return state
+    last = board.start_t if board.last_t is None else board.last_t
+    start = max(last, irr.t)
+    if t <= start:
+        return state
+    return evolve(state, board=evolve(board, last_t=last + (t - start), pauses=(*board.pauses, (start, t))))
 
 
 def _thinks(board: BoardState, seat: Seat, kind: ActKind) -> list[float]:
@@ -510,6 +538,18 @@ def _call_while_held(state: TableState, board: BoardState, held: Held, act: a.Ma
             return Step(state, (first, *events))
         rest = _call_in_order(state, board, act)
         return Step(rest.state, (first, *events, *rest.events), rest.irregularities)
+    if (irr.kind == "call_out_of_rotation" and act.seat is auction.turn and irr.status == "awaiting_ruling"
+            and abs(act.t - held.t) <= state.policy.simultaneous_window):
+        # Law 33: calls made at the same time; the call of the player in turn counts first and
+        # the other is deemed made after it, judged afresh against the new turn
+        state = _settle(state, irr.id, "superseded", option="cancel", by=str(act.seat),
+                        deemed=f"made after {act.seat}'s call (Law 33)")
+        board = _unhold(board, irr.id)
+        first = Event("simultaneous", f"{irr.id}: {offender} {held.call} and {act.seat} {act.call} made at the "
+                      f"same time: {act.seat}'s call counts first (Law 33)", act.seat, act.t)
+        rest = _call_in_order(evolve(state, board=board), board, act)
+        then = _call(rest.state, a.MakeCall(offender, held.call, act.t))
+        return Step(then.state, (first, *rest.events, *then.events), (*rest.irregularities, *then.irregularities))
     if (irr.kind == "call_out_of_rotation" and act.seat is auction.turn
             and act.seat.side is not offender.side):
         # Law 28B: the player in turn calling waives the penalty; the call is cancelled
@@ -569,6 +609,11 @@ def _apply_call(state: TableState, board: BoardState, seat: Seat, call: Call, t:
     auction = board.auction.with_call(call, seat)
     board = evolve(board, auction=auction, call_times=(*board.call_times, t), last_t=t if timed else board.last_t)
     events.append(Event("call", str(call) + (" (irregular, accepted)" if irregular else ""), seat, t))
+    if auction.is_complete and (cut := r.skipped_turn(auction)) is not None:
+        board = _reopen_auction(board, cut)
+        auction = board.auction
+        events.append(Event("auction_reopened", f"a pass out of rotation skipped {auction.turn}: the passes "
+                            f"from it on are cancelled and {auction.turn} calls (Law 34; D 17E)", auction.turn, t))
     if auction.is_complete:
         contract = auction.contract()
         if contract is None:
@@ -591,6 +636,16 @@ def _was_skip(board: BoardState, state: TableState) -> bool:
     return is_skip_bid(previous, calls[-1], state.tempo.rubber_app2)
 
 
+def _reopen_auction(board: BoardState, cut: int) -> BoardState:
+    """The board with the calls from index ``cut`` on cancelled (Law 34; D 17E): the auction
+    is rebuilt from the calls before it, so the turn is the skipped player's."""
+    auction = board.auction
+    rebuilt = Auction(auction.dealer)
+    for c, s in zip(auction.calls[:cut], auction.seats[:cut], strict=True):
+        rebuilt = rebuilt.with_call(c, s)
+    return evolve(board, auction=rebuilt, call_times=board.call_times[:cut])
+
+
 def _resolve_obligations(state: TableState, board: BoardState, seat: Seat, call: Call,
                          events: list[Event]) -> tuple[BoardState, Call, bool]:
     """Settle the obligations a legal call by ``seat`` meets (Laws 27B, 30-32, 36)."""
@@ -605,8 +660,9 @@ def _resolve_obligations(state: TableState, board: BoardState, seat: Seat, call:
         if ob.kind == r.REPLACE_CALL and ob.seat is seat:
             original = ob.call
             assert original is not None
-            if ob.mode == "insufficient":
-                lowest = (call.is_bid and call.denomination is original.denomination
+            if ob.mode in ("insufficient", "artificial"):
+                # D 27B1(a) / R 27A: only when neither bid is artificial (the arbiter's finding)
+                lowest = (ob.mode == "insufficient" and call.is_bid and call.denomination is original.denomination
                           and board.auction.last_bid is not None
                           and call.rank <= board.auction.last_bid.rank + 5)
                 if lowest:
@@ -887,6 +943,15 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
     dummy = declarer.partner
     trick_no = play.trick_number
     rules = state.code.rules
+    if not play.current.cards and seat.side is not declarer.side and _retraction_pending(state, board):
+        # D 60 / R 60: a defender's card after declarer was told to retract his lead from the
+        # wrong hand, before he leads from the right one, is a (major) penalty card
+        state, board, irr = _raise(state, board, "defender_plays_after_retraction_ordered", seat,
+                                   f"{seat} played {act.card} before declarer led from the right hand",
+                                   act.t, trick_no, chooser="arbiter", status="noted")
+        board = _add_penalty_card(board, seat, act.card, True, irr.id)
+        return Step(evolve(state, board=board), (Event("penalty_card", f"{act.card} (Law 60)", seat, act.t),),
+                    (irr,))
     if not play.current.cards:
         if not play.tricks:
             if seat.side is declarer.side:
@@ -898,6 +963,17 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
                             (Event("irregularity", irr.situation, seat, act.t),), (irr,))
             situation = ("opening_lead_face_down_out_of_turn" if state.policy.face_down_opening_lead
                          else "opening_lead_out_of_turn")
+            if board.declaration is not None:
+                # 1905 (W 60, 76): the dealer plays both hands, so only his RHO can lead out of turn
+                # here; the maker of the trump chooses
+                declaration = board.declaration
+                maker = declaration.maker if declaration.maker is not None else declaration.dealer
+                state, board, irr = _raise(state, board, "w_opening_lead_by_dealers_rho", seat,
+                                           f"{seat} led {act.card} while {play.turn} was to lead", act.t,
+                                           trick_no, chooser=str(maker), kind="opening_lead_out_of_turn")
+                board = _hold(board, Held(irr.id, seat, card=act.card, t=act.t))
+                return Step(evolve(state, board=board), (Event("irregularity", irr.situation, seat, act.t),),
+                            (irr,))
         elif seat.side is declarer.side:
             situation = ("lead_from_wrong_hand_by_declarer" if play.turn.side is declarer.side
                          else "lead_by_declarer_when_defender_on_lead")
@@ -921,6 +997,20 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
                       detail=f"{seat} played {act.card} before {play.turn}")
 
 
+def _retraction_pending(state: TableState, board: BoardState) -> bool:
+    """Whether declarer was told to retract a lead from the wrong hand and has not yet led (Law 60)."""
+    play = board.play
+    if play is None or play.current.cards:
+        return False
+    for id_ in reversed(board.irregularity_ids):
+        irr = state.irregularity(id_)
+        if (irr is not None and irr.situation == "lead_from_wrong_hand_by_declarer"
+                and irr.trick == play.trick_number and irr.status == "ruled"
+                and dict(irr.ruling or ()).get("option") == "reject"):
+            return True
+    return False
+
+
 def _card_while_held(state: TableState, board: BoardState, held: Held, irr: Irregularity,
                      act: a.PlayCard) -> Step:
     """A card while a lead or play irregularity awaits its ruling: acceptance by playing on, or wait."""
@@ -932,6 +1022,18 @@ def _card_while_held(state: TableState, board: BoardState, held: Held, irr: Irre
     if situation in ("lead_restriction_from_withdrawn_call", "major_pc_partner_on_lead"):
         return _reject(state, f"{act.card} by {seat}: declarer's lead option {irr.id} (Law {irr.law}) "
                        "is awaited", act)
+    if (situation == "opening_lead_out_of_turn" and seat is _declarer(board).partner
+            and offender.side is not seat.side):
+        # R 54A: declarer playing first from dummy accepts the lead; dummy's card may not be
+        # withdrawn and counts when dummy's turn comes
+        declarer = _declarer(board)
+        state = _settle(state, irr.id, "accepted", option="accept_see_dummy", by=str(declarer))
+        board = _unhold(board, irr.id)
+        board = evolve(board, deferred=(*board.deferred, (seat, act.card)))
+        state, board, events = _accept_lead(state, board, offender, held)
+        first = Event("accepted", f"{irr.id} accepted: declarer played {act.card} from dummy; it counts at "
+                      f"{seat}'s turn (Law 54A)", declarer, act.t)
+        return Step(state, (first, *events))
     if situation.startswith(("opening_lead", "lead_")) and situation != "opening_lead_face_down_out_of_turn":
         if seat is offender.lho and situation != "lead_out_of_turn_last_trick":
             # Law 53A (and 54A for the opening lead): playing to it accepts it
@@ -1020,6 +1122,9 @@ def _play(state: TableState, board: BoardState, seat: Seat, card: Card, t: float
             board = evolve(board, revokes=(*board.revokes, RevokeRecord(
                 irr.id, seat, late, card.suit, established, "twelfth_trick" if late == 12 else "")))
             irrs.append(irr)
+            # LAWS.md 1.H.4: that show-out is now one revoke, reported once; later cards of
+            # the suit reveal nothing more (a later show-out starts a new ledger entry)
+            shown_out = tuple(x for x in shown_out if not (x[0] is seat and x[1] is card.suit))
         if led is not None and card.suit is not led:
             shown_out = (*shown_out, (seat, led, trick_no))
     if revoke is not None and led is not None:
@@ -1059,9 +1164,10 @@ def _play(state: TableState, board: BoardState, seat: Seat, card: Card, t: float
         winner = play.tricks[-1].winner
         assert winner is not None
         events.append(Event("trick", f"trick {len(play.tricks)} to {winner}", winner, t))
-        board = evolve(board, obligations=tuple(
-            o for o in board.obligations
-            if not (o.kind == r.PLAY_OPT_57 or (o.kind == r.LEAD_BAN and o.seat is not winner))))
+        if board.obligations:  # most boards have none: no copy of the board for nothing
+            board = evolve(board, obligations=tuple(
+                o for o in board.obligations
+                if not (o.kind == r.PLAY_OPT_57 or (o.kind == r.LEAD_BAN and o.seat is not winner))))
     state = evolve(state, board=board)
     if play.is_complete:
         state = _close(state, board, "played", play.declarer_tricks)
@@ -1113,16 +1219,25 @@ def _revoke_shown_later(board: BoardState, seat: Seat, card: Card) -> int | None
 
 
 def _failure_to_play_penalty_card(board: BoardState, seat: Seat, card: Card) -> Card | None:
-    """The major penalty card ``seat`` had to play instead of ``card``, when that is certain (Law 52).
+    """The penalty card ``seat`` had to play instead of ``card``, when that is certain (Law 52).
 
-    Certain when the hand is known, when the seat leads, or when the card played shows
-    that the seat could not follow suit.
+    A major penalty card: certain when the hand is known, when the seat leads, or when the
+    card played shows that the seat could not follow suit. A minor one (Law 50): another
+    card of its suit below the 10 played before it, which is never allowed.
     """
-    majors = [pc.card for pc in board.penalty_cards if pc.seat is seat and pc.major]
-    if not majors or card in majors:
+    mine = [pc for pc in board.penalty_cards if pc.seat is seat]
+    if any(pc.card == card for pc in mine):
         return None
     play = board.play
     assert play is not None
+    minor = next((pc.card for pc in mine if not pc.major and pc.card.suit is card.suit
+                  and card.rank < Rank.TEN), None)
+    if minor is not None and (play.hands[seat] is None or minor in (
+            r.playable_cards(play, seat, board.obligations, board.penalty_cards) or ())):
+        return minor
+    majors = [pc.card for pc in mine if pc.major]
+    if not majors:
+        return None
     if play.hands[seat] is not None:
         legal = r.playable_cards(play, seat, board.obligations, board.penalty_cards)
         if legal and card not in legal and any(m in legal for m in majors):
@@ -1443,7 +1558,8 @@ def _ruling(state: TableState, act: a.Ruling) -> Step:
     before = state
     args = dict(act.args)
     try:
-        state, events = _apply_ruling(state, target, act.option, args, act.t)
+        # the arbiter's time is nobody's think, nor is a card or call the ruling puts in
+        state, events = _apply_ruling(_pause_timers(state, target, act.t), target, act.option, args, act.t)
     except _Refused as exc:
         return _reject(before, f"ruling {act.option!r} on irregularity {target.id} ({target.situation}, "
                        f"Law {target.law}): {exc}", act)
@@ -1510,6 +1626,8 @@ def _apply_ruling(state: TableState, irr: Irregularity, option: str, args: dict[
     if kind in ("opening_lead_out_of_turn", "lead_out_of_turn"):
         if held is None or held.card is None or offender is None:
             raise _Refused("the lead is no longer waiting for a ruling")
+        if situation == "w_opening_lead_by_dealers_rho":
+            return _rule_w_opening_lead(state, board, irr, held, option, args, t)
         return _rule_lead(state, board, irr, held, option, args, t)
     if kind == "premature_play":
         return _rule_premature(state, board, irr, held, option, args)
@@ -1576,7 +1694,14 @@ def _rule_call(state: TableState, board: BoardState, irr: Irregularity, held: He
                                            timed=False, irregular=True)
         return state, events
     if irr.kind == "insufficient_bid":
-        mode = "no_rectification" if args.get("same_meaning") is True else "insufficient"
+        # the arbiter's findings: a substitute of the same meaning (D 27B1(b); R 27B), or an
+        # artificial bid, insufficient or substitute, so the lowest sufficient bid in the same
+        # denomination is no longer free of rectification (D 27B1(a); R 27A)
+        mode = ("no_rectification" if args.get("same_meaning") is True
+                else "artificial" if args.get("artificial") is True else "insufficient")
+        # D 31A1 / R 31B1: a bid out of rotation repeated as required but insufficient is then
+        # corrected under Law 27; the repetition has been made, so REPEAT no longer binds
+        board = _drop(board, (r.REPEAT,), offender)
         board = _oblige(board, Obligation(r.REPLACE_CALL, offender, irr.id, call, mode=mode))
         events.append(Event("rectification", f"{offender} replaces {call} (Law 27B)", offender, t))
         return evolve(state, board=board), events
@@ -1648,33 +1773,57 @@ def _rule_call(state: TableState, board: BoardState, irr: Irregularity, held: He
 
 def _rule_change_of_call(state: TableState, board: BoardState, irr: Irregularity, held: Held, option: str,
                          args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
-    """Law 25: an inadvertent change replaces the call; a purposeful one is handled per code."""
+    """Law 25: an inadvertent change replaces the call; a purposeful one is handled per code.
+
+    The change may come after LHO has called over the first call (D 25A: until partner
+    calls). LHO's call then stands over the substitute unless LHO withdraws it (ruling
+    argument ``"lho_withdraws": true``, no rectification, DD 25) or it is no longer legal
+    over the substitute (it is then withdrawn and LHO calls again).
+    """
     offender = irr.offender
     assert offender is not None and held.call is not None
     auction = board.auction
-    if not auction.seats or auction.seats[-1] is not offender:
-        raise _Refused("the offender's call is no longer the last one: partner or LHO has called")
-    original = auction.calls[-1]
+    seats = auction.seats
+    if seats and seats[-1] is offender:
+        at = len(seats) - 1
+    elif len(seats) >= 2 and seats[-2] is offender and seats[-1] is offender.lho:
+        at = len(seats) - 2
+    else:
+        raise _Refused("the offender's call is no longer the last one: partner has called")
+    original = auction.calls[at]
     substitute_stands = option == "inadvertent" or args.get("accepted") is True
     family = state.code.rules.family
     if option == "purposeful" and family != "duplicate":
         substitute_stands = args.get("keep") is not True
     events: list[Event] = []
     if substitute_stands:
+        later = tuple(zip(auction.calls[at + 1:], seats[at + 1:], board.call_times[at + 1:], strict=False))
         rebuilt = Auction(auction.dealer)
-        for c, s in zip(auction.calls[:-1], auction.seats[:-1], strict=True):
+        for c, s in zip(auction.calls[:at], seats[:at], strict=True):
             rebuilt = rebuilt.with_call(c, s)
-        board = evolve(board, auction=rebuilt, call_times=board.call_times[:-1])
+        board = evolve(board, auction=rebuilt, call_times=board.call_times[:at])
         state, board, events = _apply_call(evolve(state, board=board), board, offender, held.call, held.t,
                                            timed=False)
+        for c, s, ct in later:
+            if (args.get("lho_withdraws") is True or board.phase is not Phase.AUCTION
+                    or s is not board.auction.turn or not board.auction.is_legal(c, s)):
+                events.append(Event("withdrawn", f"{s} {c} is withdrawn without rectification; {s} calls "
+                                    "again (Law 25A)", s, t))
+                break
+            state, board, more = _apply_call(evolve(state, board=board), board, s, c, ct, timed=False)
+            events.extend(more)
     if option == "purposeful" and family != "duplicate":
         partner = offender.partner
+        # R 26: the lead option comes from the call given up, unless the call that stands
+        # repeated its denomination (R 26A: "did not repeat that suit"; 26B1 for notrump)
         if substitute_stands:
-            board = _oblige(board, Obligation(r.PASS_ALL, partner, irr.id),
-                            Obligation(r.LEAD_OPT_26, partner, irr.id, suits=r.lead_suits_of(original)))
+            board = _oblige(board, Obligation(r.PASS_ALL, partner, irr.id))
+            suits = r.change_lead_suits(original, held.call)
         else:
-            board = _oblige(board, Obligation(r.PASS_ONCE, partner, irr.id),
-                            Obligation(r.LEAD_OPT_26, partner, irr.id, suits=r.lead_suits_of(held.call)))
+            board = _oblige(board, Obligation(r.PASS_ONCE, partner, irr.id))
+            suits = r.change_lead_suits(held.call, original)
+        if suits is not None:
+            board = _oblige(board, Obligation(r.LEAD_OPT_26, partner, irr.id, suits=suits))
         events.append(Event("rectification", f"{partner} must pass "
                             + ("for the rest of the auction" if substitute_stands else "at his next turn")
                             + " (R 25B)", partner, t))
@@ -1698,13 +1847,16 @@ def _rule_lead_option(state: TableState, board: BoardState, irr: Irregularity, h
         if suit not in allowed:
             raise _Refused(f"declarer may name only {', '.join(sorted(_SUIT_NAMES[s] for s in allowed))}")
         kind = r.LEAD_REQ if option == "require_suit" else r.LEAD_BAN
-        board = _oblige(board, Obligation(kind, leader, irr.id, suits=(suit,)))
+        named: tuple[Suit, ...] = (suit,)
+        if kind == r.LEAD_BAN and irr.situation == "major_pc_partner_on_lead":
+            named = _prohibited_pc_suits(state, pcs, irr.offender, suit, args, allowed)
+        board = _oblige(board, Obligation(kind, leader, irr.id, suits=named))
         if irr.situation == "major_pc_partner_on_lead":
-            # the penalty cards of that suit go back to the hand (Law 50D2)
+            # the penalty cards of the suit(s) named go back to the hand (Laws 50D2, 51)
             board = evolve(board, penalty_cards=tuple(pc for pc in pcs if not (
-                pc.seat is irr.offender and pc.card.suit is suit)))
+                pc.seat is irr.offender and pc.card.suit in named)))
         events.append(Event("restriction", f"{leader} {'must lead' if kind == r.LEAD_REQ else 'may not lead'} "
-                            f"{_SUIT_NAMES[suit]}", leader, t))
+                            f"{' or '.join(_SUIT_NAMES[s] for s in named)}", leader, t))
     board = evolve(board, obligations=tuple(o for o in board.obligations
                                             if not (o.kind == r.LEAD_OPT_26 and o.seat is leader)))
     board = _unhold(board, irr.id)
@@ -1726,6 +1878,51 @@ def _rule_lead_option(state: TableState, board: BoardState, irr: Irregularity, h
                             "card; lead again", leader, t))
         state = evolve(state, board=board)
     return state, events
+
+
+def _prohibited_pc_suits(state: TableState, pcs: tuple[PenaltyCard, ...], offender: Seat, suit: Suit,
+                         args: dict[str, object], allowed: set[Suit]) -> tuple[Suit, ...]:
+    """The suits a prohibition covers when a defender has penalty cards in several suits (Law 51).
+
+    R 51: every suit in which he has a penalty card. D 51 (DD 51 item 3b): one or more of
+    them, as declarer names: ``"suit"``, plus any others in ``"suits"`` (e.g. ``["H", "D"]``).
+    """
+    if state.code.rules.pc_prohibition_covers_every_suit:
+        return tuple(sorted({pc.card.suit for pc in pcs if pc.seat is offender}))
+    named = {suit}
+    extra = args.get("suits")
+    if isinstance(extra, list | tuple):
+        for value in extra:
+            named.add(_suit_arg({"suit": value}))
+    if not named <= allowed:
+        raise _Refused(f"declarer may name only {', '.join(sorted(_SUIT_NAMES[s] for s in allowed))}")
+    return tuple(sorted(named))
+
+
+def _rule_w_opening_lead(state: TableState, board: BoardState, irr: Irregularity, held: Held, option: str,
+                         args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
+    """1905 opening lead by the dealer's RHO (W 60, 76): name a suit, or leave the card exposed.
+
+    W 60 lets the maker of the trump name any suit the eldest hand must lead; W 76 lets the
+    dealer call the card led instead. The two are read as alternatives (W 76 says "or"):
+    with ``require_suit`` the card goes back to the hand; with ``leave_penalty_card`` it
+    stays exposed and may be called (W 80). Nobody becomes dummy: the dealer always plays
+    dummy's hand (W 61), so the Law 54 options do not exist here.
+    """
+    offender = irr.offender
+    play = board.play
+    assert offender is not None and held.card is not None and play is not None
+    eldest = offender.partner
+    board = evolve(_unhold(board, irr.id), lead_options_for=play.trick_number)
+    if option == "require_suit":
+        suit = _suit_arg(args)
+        board = _oblige(board, Obligation(r.LEAD_REQ, eldest, irr.id, suits=(suit,)))
+        return evolve(state, board=board), [Event(
+            "restriction", f"{eldest} must lead {_SUIT_NAMES[suit]}; {held.card} goes back to the hand (W 60)",
+            eldest, t)]
+    board = _add_penalty_card(board, offender, held.card, True, irr.id)
+    return evolve(state, board=board), [Event(
+        "penalty_card", f"{held.card} is an exposed card and may be called (W 76, 80)", offender, t)]
 
 
 def _rule_lead(state: TableState, board: BoardState, irr: Irregularity, held: Held, option: str,
@@ -1858,9 +2055,13 @@ def _rule_revoke(state: TableState, board: BoardState, irr: Irregularity, option
     new_play, removed = r.take_back(play, r.cards_from(play, card))
     revoke_card = removed[0][1]
     replacement = args.get("card")
+    # a card the revoker played later (e.g. his lead to trick 13) that now corrects the revoke
+    # is played once, to the revoke trick, and is not replayed in its old place (Law 62)
+    substitute = _card_arg(args) if isinstance(replacement, str) else None
+    later = tuple(sc for sc in removed[1:] if not (sc[0] is record.seat and sc[1] == substitute))
     board = evolve(board, play=new_play, played=board.played & ~(1 << revoke_card.index),
                    revokes=tuple(evolve(rv, exempt="corrected") if rv is record else rv for rv in board.revokes),
-                   deferred=(*board.deferred, *removed[1:]))
+                   deferred=(*board.deferred, *later))
     events = [Event("revoke", f"{revoke_card} taken back (Law 62)", record.seat, t)]
     if record.seat.side is not _declarer(board).side and record.trick != 12:
         board = _add_penalty_card(board, record.seat, revoke_card, True, irr.id)
@@ -1886,7 +2087,14 @@ def _rule_after_play(state: TableState, irr: Irregularity, option: str, args: di
         raise _Refused("the board is over: adjust the score instead")
     record = next((rv for rv in board.revokes if rv.source == irr.id), None)
     if option == "correct":
-        raise _Refused("the play is over: a revoke can no longer be corrected (Law 62)")
+        if record is None or record.trick != 12 or state.board is not board:
+            raise _Refused("the play is over: a revoke can no longer be corrected (Law 62)")
+        # D 62D / R 62: a revoke on the twelfth trick is corrected even after the last trick,
+        # until the hands go back in the board (here: until the next board starts); the board
+        # reopens, tricks 12-13 are replayed and it is scored again when they are complete
+        board = evolve(board, phase=Phase.PLAY, last_t=max(t, board.last_t or t))
+        state = evolve(state, board=board, boards=state.boards[:-1], sheet=last.sheet_before or state.sheet)
+        return _rule_revoke(state, board, irr, option, args, t)
     if irr.kind == "failure_to_comply" and option == "confirm" and irr.offender is not None and irr.trick:
         play = board.play
         assert play is not None
@@ -1969,7 +2177,15 @@ def _undo(state: TableState, act: a.UndoRuling) -> Step:
 
 def _close(state: TableState, board: BoardState, status: str, tricks: int | None,
            claimed: dict[Side, int] | None = None, transfers: bool = True) -> TableState:
-    """Finish ``board``: revoke transfers (Law 64), the score on the sheet, the outcome."""
+    """Finish ``board``: revoke transfers (Law 64), the score on the sheet, the outcome.
+
+    A disputed claim that was played out (R 69, 70: play goes on) is settled by that play:
+    its irregularity is recorded as awarded the tricks declarer won (``"by": "play"``); the
+    arbiter may still adjust the score.
+    """
+    claim = board.claim
+    if claim is not None and claim.disputed is not None and status == "played" and tricks is not None:
+        state = _settle(state, claim.disputed, "ruled", option="award", tricks=tricks, by="play")
     board = evolve(board, phase=Phase.DONE, claim=None)
     entries: tuple[SheetEntry, ...] = ()
     sheet = state.sheet
@@ -1990,7 +2206,8 @@ def _close(state: TableState, board: BoardState, status: str, tricks: int | None
         side = board.contract.declarer.side
         tricks = max(0, min(13, tricks - lost[side] + lost[side.other]))
         if any(lost):
-            notes = (*notes, f"revoke transfer: NS give up {lost[0]}, EW give up {lost[1]} (Law 64)")
+            law = "W 87" if rules.revoke_penalty == "w87" else "Law 64"
+            notes = (*notes, f"revoke transfer: NS give up {lost[0]}, EW give up {lost[1]} ({law})")
     if status not in ("incomplete", "redeal"):
         result = DealResult(board.contract, tricks or 0, board.vulnerability, board.dealer,
                             board.deal, lost, board.number)

@@ -59,6 +59,7 @@ DUPLICATE_LAWS: dict[str, str] = {
     "premature_play_by_defender": "57",
     "major_pc_partner_on_lead": "50, 51",
     "card_exposed_by_defender": "49, 50",
+    "defender_plays_after_retraction_ordered": "60, 50",
     "two_cards_at_once_defender": "58B",
     "two_cards_at_once_declarer": "58B",
     "fifth_card_on_trick": "45E, 67",

@@ -8,6 +8,7 @@ log. A new rubber starts as soon as one ends; the sheet runs on across rubbers.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from controller.calls import Denomination
@@ -28,10 +29,12 @@ from controller.scoring import (
 from controller.seats import SEATS, Seat, Side, Vulnerability
 
 __all__ = [
+    "CLUB_AMENDED_LAWS",
     "RUBBER_CLUB_LAWS",
     "RUBBER_SCORE_LAWS",
     "Rubber",
     "RubberSheet",
+    "club_reference",
     "contract_entries",
     "rubber_honours",
 ]
@@ -49,7 +52,40 @@ RUBBER_SCORE_LAWS: dict[str, str] = RUBBER_LAWS | {
 }
 """Rubber references, with the scoring and dealing situations of LAWS.md §1.A and §1.F."""
 
-RUBBER_CLUB_LAWS: dict[str, str] = RUBBER_SCORE_LAWS | {
+CLUB_AMENDED_LAWS: tuple[int, ...] = (13, 14, 16, 21, 23, 25, 27, 29, 30, 31, 32, 36, 37, 38, 40,
+                                      47, 55, 64, 69, 70)
+"""The regular laws that a Club Law of the same number amends or adds to (Part VIII)."""
+
+
+def _law_numbers(reference: str) -> list[int]:
+    """The regular law numbers a reference cites: ``"55A, 53"`` -> 55, 53; ``"61-64"`` -> 61-64.
+
+    Items that are not laws (``App. 2``, ``Proprieties 2``) are skipped.
+    """
+    numbers: list[int] = []
+    for item in reference.split(","):
+        m = re.match(r"\s*(\d+)[A-Z0-9()a-z]*(?:-(\d+))?\s*$", item)
+        if m is None:
+            continue
+        first = int(m.group(1))
+        last = int(m.group(2)) if m.group(2) else first
+        numbers.extend(range(first, last + 1))
+    return numbers
+
+
+def club_reference(reference: str) -> str:
+    """``reference`` with the Club Laws that amend the laws it cites: ``"31A"`` -> ``"31A, Club 31"``.
+
+    Under Part VIII the Arbiter's reference is the regular law together with the Club Law
+    of the same number (e.g. Club Laws 29-32, 55), so the prompt shows both.
+    """
+    amended = [n for n in dict.fromkeys(_law_numbers(reference)) if n in CLUB_AMENDED_LAWS]
+    if not amended:
+        return reference
+    return f"{reference}, Club {', '.join(str(n) for n in amended)}"
+
+
+_RUBBER_CLUB_KINDS: dict[str, str] = {
     "insufficient_bid": "27, Club 27",
     "call_out_of_rotation": "28-32, Club 29-32",
     "change_of_call": "25, Club 25",
@@ -64,7 +100,13 @@ RUBBER_CLUB_LAWS: dict[str, str] = RUBBER_SCORE_LAWS | {
     "call_changed_for_misinformation": "21, Club 21",
     "alert_failure_or_wrong_explanation": "40, App. 1, Club 40",
 }
-"""Rubber references where an Arbiter rules (Part VIII): each Club Law beside the law it amends."""
+
+RUBBER_CLUB_LAWS: dict[str, str] = {
+    situation: _RUBBER_CLUB_KINDS.get(situation, club_reference(reference))
+    for situation, reference in (RUBBER_SCORE_LAWS | _RUBBER_CLUB_KINDS).items()
+}
+"""Rubber references where an Arbiter rules (Part VIII): each Club Law beside the law it amends,
+for every kind and every situation (a situation's own letters, e.g. ``31A, Club 31``)."""
 
 
 def rubber_honours(deal: Deal | None, denomination: Denomination) -> tuple[Side, int] | None:

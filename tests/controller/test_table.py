@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from controller import actions as a
+from controller.auction import Auction
 from controller.calls import Call
-from controller.cards import Card
+from controller.cards import Card, Suit
+from controller.codes.rubber import club_reference
 from controller.deal import Deal
+from controller.rulings import change_lead_suits, skipped_turn
 from controller.seats import Seat, Vulnerability
-from controller.table import Phase, Step, TableState, step
+from controller.table import Phase, Step, TableState, step, think_times
+from controller.tempo import ActKind
 
 DEAL = Deal.parse("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765")
 
@@ -192,3 +196,43 @@ def test_live_state_equals_the_replay_of_its_log(corpus: object) -> None:
             assert copy.board.play.played_cards() == original.board.play.played_cards()
         checked += 1
     assert checked > 100
+
+
+def test_three_passes_that_skipped_a_player_reopen_the_auction_for_him_law_34() -> None:
+    # N 1H, E pass, W pass out of rotation (accepted by N's pass): S never called
+    skipped = Auction(Seat.N)
+    for seat, token in ((Seat.N, "1H"), (Seat.E, "Pass"), (Seat.W, "Pass"), (Seat.N, "Pass")):
+        skipped = skipped.with_call(Call.parse(token), seat)
+    assert skipped.is_complete and skipped_turn(skipped) == 2
+    assert skipped_turn(Auction.of(Seat.N, "1H Pass Pass Pass")) is None
+    assert skipped_turn(Auction.of(Seat.N, "1H Pass")) is None
+
+
+def test_a_skipped_player_still_calls_before_the_contract_is_set_law_34() -> None:
+    s = run(TableState.new(), board(), *[a.MakeCall(seat, Call.parse(tok)) for seat, tok in (
+        (Seat.N, "1H"), (Seat.E, "Pass"), (Seat.W, "Pass"), (Seat.N, "Pass"))]).state
+    assert s.board is not None and s.board.phase is Phase.AUCTION and s.turn is Seat.S
+    assert [str(c) for c in s.board.auction.calls] == ["1H", "Pass"]
+
+
+def test_change_of_call_lead_option_only_when_the_suit_is_not_repeated_r_26() -> None:
+    assert change_lead_suits(Call.parse("1C"), Call.parse("2C")) is None
+    assert change_lead_suits(Call.parse("1C"), Call.parse("1NT")) == (Suit.C,)
+    assert change_lead_suits(Call.parse("1NT"), Call.parse("2NT")) is None
+    assert change_lead_suits(Call.parse("1NT"), Call.parse("2C")) == ()
+    assert change_lead_suits(Call.parse("Pass"), Call.parse("1C")) == ()
+
+
+def test_club_law_reference_sits_beside_every_law_it_amends_part_viii() -> None:
+    assert club_reference("31A") == "31A, Club 31"
+    assert club_reference("55A, 53") == "55A, 53, Club 55"
+    assert club_reference("16, Proprieties 2") == "16, Proprieties 2, Club 16"
+    assert club_reference("10C, 11, 12") == "10C, 11, 12"
+
+
+def test_the_arbiters_ruling_time_is_not_the_next_players_think_law_16() -> None:
+    s = run(TableState.new(), board(), a.MakeCall(Seat.N, Call.parse("1NT"), 2.0),
+            a.MakeCall(Seat.E, Call.parse("1S"), 4.0), a.Ruling("correct", 1, (), 90.0),
+            a.MakeCall(Seat.E, Call.parse("2C"), 92.0)).state
+    assert s.board is not None and not any(i.kind == "tempo" for i in s.irregularities)
+    assert think_times(s.board, ActKind.CALL)[-1] == (Seat.E, 4.0)
