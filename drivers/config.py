@@ -214,7 +214,7 @@ class Listen:
     """Where the table's web server listens."""
 
     host: str = "127.0.0.1"
-    port: int = 8080
+    port: int = 8000
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,7 +388,7 @@ def loads(text: str, path: str | Path = "<string>") -> TableConfig:
     listen_table = top.table("listen")
     listen_table.only({"host", "port"})
     listen = Listen(host=listen_table.string("host", "127.0.0.1") or "127.0.0.1",
-                    port=listen_table.integer("port", 8080, 1, 65535))
+                    port=listen_table.integer("port", 8000, 1, 65535))
 
     seats_table = top.table("seats")
     seats: list[SeatDevices] = []

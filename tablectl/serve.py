@@ -42,7 +42,7 @@ __all__ = ["add_commands", "default_data_dir", "setup_logging"]
 log = logging.getLogger("tablectl")
 
 DB_NAME = "table.sqlite"
-DEFAULT_PORT = 8000
+DEFAULT_PORT = Listen().port
 PAGES = (("table", "/"), ("arbiter", "/arbiter"), ("spectator", "/spectator"))
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -116,7 +116,7 @@ def _check_pin(pin_hash: str) -> Callable[[str], bool]:
 def _listen(args: argparse.Namespace, config: TableConfig | None) -> tuple[str, int]:
     listen = config.listen if config is not None else Listen()
     host = args.host or listen.host
-    port = args.port or (listen.port if config is not None and listen != Listen() else DEFAULT_PORT)
+    port = args.port or listen.port
     return host, port
 
 
