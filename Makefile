@@ -27,7 +27,7 @@ browser:
 	fi
 
 run: setup
-	$(VENV)/bin/tablectl demo-replay
+	$(VENV)/bin/tablectl demo
 
 test: setup browser
 	$(PY) -m ruff check controller drivers firmware_bridge tablectl web_ui tests bench
