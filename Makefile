@@ -37,6 +37,7 @@ test: setup browser
 bench: setup
 	$(PY) bench/replay.py
 	$(PY) bench/frames.py
+	$(PY) bench/table.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
