@@ -1,0 +1,359 @@
+"""The web pages and their HTTP/WebSocket contract: ``create_app(service, settings) -> FastAPI``.
+
+Three audiences (``controller.views`` decides what each may see):
+
+- the **table page** ``/`` and ``GET /api/table``, ``/ws/table``: public information only;
+- the **spectator page** ``/spectator`` and ``GET /api/spectator``, ``/ws/spectator``: the
+  public information with the whole play, ``settings.spectator_delay`` seconds late;
+- the **arbiter page** ``/arbiter`` and ``/api/arbiter/*``, ``/ws/arbiter``: everything, after
+  the PIN (``web_ui.security`` for sessions, attempt limits and cross-site checks).
+
+WebSocket messages are full view payloads with their ``seq``, pushed after every change; a
+client that reconnects simply gets the latest. Every bad request gets a 4xx with a message
+(``{"detail": ...}``) and changes nothing; an action the table refuses is a 409 with the
+table's reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager, suppress
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import anyio
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, Response, WebSocket
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.websockets import WebSocketDisconnect
+
+from controller.errors import BridgeTableError
+from controller.records import lin, pbn
+from controller.records.export import records_of
+from controller.records.model import BoardRecord
+from controller.records.tablelog import action_of
+from controller.seats import Seat
+from controller.table import TableState
+from controller.views import claim_help_view, spectator_view
+from web_ui.hub import Channel, Hub, arbiter_payload, dumps
+from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody, SubmitResult
+from web_ui.security import COOKIE, CSRF_HEADER, AttemptLimiter, Session, Sessions, same_origin
+from web_ui.service import Submitted, TableService, WebSettings
+
+__all__ = ["create_app"]
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+
+Json = dict[str, Any]
+
+
+def _error(status: int, message: str) -> dict[int | str, dict[str, Any]]:
+    return {status: {"description": message, "content": {"application/json": {"schema": {
+        "type": "object", "properties": {"detail": {"type": "string"}}}}}}}
+
+
+_401 = _error(401, "no arbiter session (log in with the PIN)")
+_403 = _error(403, "cross-site request refused: CSRF token missing or wrong, or foreign Origin")
+_409 = _error(409, "the table refused it, or it cannot be done now (the reason is in detail)")
+
+
+def _filename(name: str, ext: str) -> str:
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-") or "table"
+    return f"{stem}.{ext}"
+
+
+def _public_records(state: TableState) -> list[BoardRecord]:
+    """The finished boards only (never the board in progress), without the tempo notes (Law 16)."""
+    out = []
+    for rec in records_of(state):
+        commentary = tuple(c for c in rec.commentary if not re.match(r"Irregularity \d+: tempo ", c))
+        out.append(replace(rec, commentary=commentary))
+    return out
+
+
+def _submitted(result: Submitted) -> SubmitResult:
+    reason = result.rejected
+    if reason is not None:
+        raise HTTPException(409, reason)
+    return SubmitResult(
+        seq=result.seq,
+        events=[{"kind": e.kind, "detail": e.detail, "seat": None if e.seat is None else str(e.seat), "t": e.t}
+                for e in result.step.events],
+        irregularities=[i.as_dict() for i in result.step.irregularities])
+
+
+def arbiter(request: Request) -> Session:
+    """The arbiter's live session (from its cookie), else 401."""
+    sessions: Sessions = request.app.state.sessions
+    session = sessions.get(request.cookies.get(COOKIE))
+    if session is None:
+        raise HTTPException(401, "no arbiter session: log in with the PIN")
+    return session
+
+
+def guarded(request: Request, session: Annotated[Session, Depends(arbiter)]) -> Session:
+    """A state-changing request: same origin (when an Origin is sent) and the session's CSRF token."""
+    if same_origin(request.headers) is False:
+        raise HTTPException(403, "cross-site request refused: the Origin is not this table")
+    if not Sessions.csrf_ok(session, request.headers.get(CSRF_HEADER)):
+        raise HTTPException(403, f"missing or wrong {CSRF_HEADER} header (send the csrf of the login answer)")
+    return session
+
+
+Arbiter = Annotated[Session, Depends(arbiter)]
+Guarded = Annotated[Session, Depends(guarded)]
+
+
+def create_app(service: TableService, settings: WebSettings, *,
+               clock: Callable[[], float] = time.monotonic) -> FastAPI:
+    """The FastAPI app of one table: pages, HTTP API and WebSockets over ``service``.
+
+    ``clock`` (monotonic seconds) times sessions and PIN lock-outs; tests inject theirs.
+    """
+    sessions = Sessions(clock)
+    limiter = AttemptLimiter(clock)
+    login_lock = asyncio.Lock()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = Hub(service, settings.table_name, settings.spectator_delay)
+        app.state.hub = hub
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    app = FastAPI(title=f"Bridge table: {settings.table_name}", version="1",
+                  description="The table's pages, public state, arbiter API and records (DESIGN.md, web UI).",
+                  lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.sessions = sessions
+
+    @app.middleware("http")
+    async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        response = await call_next(request)
+        response.headers.setdefault("Content-Security-Policy", _CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        if request.url.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    async def snapshot_state() -> tuple[int, float, TableState]:
+        snap = await asyncio.to_thread(service.snapshot)
+        return snap.seq, snap.now, snap.state
+
+    def hub_of(app_: Any) -> Hub | None:
+        hub: Hub | None = getattr(app_.state, "hub", None)
+        return hub
+
+    # --- pages ----------------------------------------------------------------------------------
+
+    pages = APIRouter(include_in_schema=False)
+
+    @pages.get("/")
+    async def table_page() -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+    @pages.get("/arbiter")
+    async def arbiter_page() -> FileResponse:
+        return FileResponse(STATIC / "arbiter.html")
+
+    @pages.get("/spectator")
+    async def spectator_page() -> FileResponse:
+        return FileResponse(STATIC / "spectator.html")
+
+    # --- public: table, spectators, records ----------------------------------------------------------
+
+    public = APIRouter(prefix="/api", tags=["public"])
+
+    @public.get("/table", summary="The table's public state (what the players may see)")
+    async def get_table() -> Json:
+        from controller.views import table_view
+        seq, now, state = await snapshot_state()
+        return table_view(state, seq=seq, now=now, table_name=settings.table_name)
+
+    @public.get("/spectator", response_model=None,
+                summary="The spectators' view (the whole play), settings.spectator_delay seconds late")
+    async def get_spectator(request: Request) -> Response:
+        if settings.spectator_delay <= 0:
+            seq, now, state = await snapshot_state()
+            payload = spectator_view(state, seq=seq, now=now, table_name=settings.table_name)
+            payload["delay"] = 0.0
+            return Response(dumps(payload), media_type="application/json")
+        hub = hub_of(request.app)
+        if hub is None or hub.spectator.latest is None:  # nothing old enough yet
+            return JSONResponse({"kind": "spectator", "seq": -1, "waiting": True, "board": None,
+                                 "delay": settings.spectator_delay, "table_name": settings.table_name})
+        return Response(hub.spectator.latest, media_type="application/json")
+
+    async def public_records(fmt: Literal["pbn", "lin"]) -> PlainTextResponse:
+        _, _, state = await snapshot_state()
+        records = _public_records(state)
+        text = await asyncio.to_thread(pbn.dumps if fmt == "pbn" else lin.dumps, records)
+        return PlainTextResponse(text, headers={
+            "Content-Disposition": f'attachment; filename="{_filename(settings.table_name, fmt)}"'})
+
+    @public.get("/records.pbn", response_class=PlainTextResponse,
+                summary="PBN records of the finished boards (never the board in progress)")
+    async def records_pbn() -> PlainTextResponse:
+        return await public_records("pbn")
+
+    @public.get("/records.lin", response_class=PlainTextResponse,
+                summary="LIN records of the finished boards (never the board in progress)")
+    async def records_lin() -> PlainTextResponse:
+        return await public_records("lin")
+
+    # --- the arbiter ----------------------------------------------------------------------------------
+
+    arb = APIRouter(prefix="/api/arbiter", tags=["arbiter"], responses=_error(400, "a body that is not JSON"))
+
+    @arb.post("/login", response_model=LoginResult, summary="Open an arbiter session with the PIN",
+              responses={**_error(401, "wrong PIN"), **_error(403, "foreign Origin"),
+                         **_error(429, "too many wrong PINs from this client: wait (Retry-After)")})
+    async def login(body: LoginBody, request: Request, response: Response) -> LoginResult:
+        if same_origin(request.headers) is False:
+            raise HTTPException(403, "cross-site login refused: the Origin is not this table")
+        client = request.client.host if request.client is not None else "unknown"
+        async with login_lock:  # one PIN check at a time: parallel guesses cannot outrun the limit
+            wait = limiter.retry_after(client)
+            if wait > 0:
+                raise HTTPException(429, f"too many wrong PINs: try again in {int(wait) + 1} s",
+                                    headers={"Retry-After": str(int(wait) + 1)})
+            ok = await asyncio.to_thread(settings.check_pin, body.pin)
+            if not ok:
+                lock = limiter.failed(client)
+                more = f"; locked for {int(lock)} s" if lock else ""
+                raise HTTPException(401, "wrong PIN" + more)
+            limiter.succeeded(client)
+        token, session = sessions.create()
+        response.set_cookie(COOKIE, token, max_age=int(sessions.lifetime), path="/", httponly=True,
+                            samesite="strict", secure=request.url.scheme == "https")
+        return LoginResult(csrf=session.csrf, expires_in=sessions.expires_in(session))
+
+    @arb.post("/logout", status_code=204, summary="End the arbiter session", responses={**_401, **_403})
+    async def logout(request: Request, _: Guarded) -> Response:
+        sessions.end(request.cookies.get(COOKIE))
+        response = Response(status_code=204)
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+        return response
+
+    @arb.get("/session", response_model=LoginResult, summary="The session's CSRF token (a reloaded page)",
+             responses=_401)
+    async def get_session(session: Arbiter) -> LoginResult:
+        return LoginResult(csrf=session.csrf, expires_in=sessions.expires_in(session))
+
+    @arb.get("/state", summary="Everything the arbiter sees", responses=_401)
+    async def arbiter_state(_: Arbiter) -> Json:
+        snap = await asyncio.to_thread(service.snapshot)
+        return arbiter_payload(snap, settings.table_name)
+
+    async def submit(obj: dict[str, Any]) -> SubmitResult:
+        try:
+            action = action_of(obj)
+        except (BridgeTableError, ValueError) as exc:
+            raise HTTPException(422, f"not a table action: {exc}") from exc
+        action = replace(action, t=0.0)
+        return _submitted(await asyncio.to_thread(service.submit, action))
+
+    @arb.post("/rulings", response_model=SubmitResult, summary="Rule on an irregularity (LAWS.md Part 1)",
+              responses={**_401, **_403, **_409})
+    async def post_ruling(body: RulingBody, _: Guarded) -> SubmitResult:
+        return await submit({"ruling": body.model_dump(mode="json", exclude_none=True)})
+
+    @arb.post("/actions", response_model=SubmitResult,
+              summary="A manual entry or correction: one table-log action", responses={**_401, **_403, **_409})
+    async def post_action(body: ActionBody, _: Guarded) -> SubmitResult:
+        return await submit(body.log_object())
+
+    @arb.get("/claimhelp", summary="Claim help: the position and its double-dummy value (Laws 68-70)",
+             responses={**_401, **_409})
+    async def claimhelp(session: Arbiter, seat: Annotated[Literal["N", "E", "S", "W"] | None, Query(
+            description="the claimer (default: the pending claim's, else declarer)")] = None) -> Json:
+        _, _, state = await snapshot_state()
+        try:
+            return await asyncio.to_thread(claim_help_view, state, None if seat is None else Seat.parse(seat))
+        except ValueError as exc:
+            raise HTTPException(409, str(exc)) from exc
+
+    @arb.get("/records.{fmt}", response_class=PlainTextResponse,
+             summary="Every board as PBN, LIN or the table log (JSON Lines)", responses=_401)
+    async def arbiter_records(fmt: Literal["pbn", "lin", "jsonl"], _: Arbiter) -> PlainTextResponse:
+        text = await asyncio.to_thread(service.records, fmt)
+        return PlainTextResponse(text, headers={
+            "Content-Disposition": f'attachment; filename="{_filename(settings.table_name, fmt)}"'})
+
+    # --- WebSockets ----------------------------------------------------------------------------------
+
+    async def serve(ws: WebSocket, channel: Channel, still_allowed: Callable[[], bool] | None = None) -> None:
+        await ws.accept()
+        queue = channel.join()
+        try:
+            async with anyio.create_task_group() as tasks:
+                async def reader() -> None:
+                    with suppress(WebSocketDisconnect, RuntimeError, OSError):
+                        while (await ws.receive())["type"] != "websocket.disconnect":
+                            pass
+                    tasks.cancel_scope.cancel()
+
+                async def writer() -> None:
+                    # a client gone mid-send ends the connection, nothing more to do
+                    with suppress(WebSocketDisconnect, RuntimeError, OSError):
+                        while True:
+                            text = await queue.get()
+                            if still_allowed is not None and not still_allowed():
+                                await ws.close(code=4401, reason="session expired")
+                                break
+                            await ws.send_text(text)
+                    tasks.cancel_scope.cancel()
+
+                tasks.start_soon(reader)
+                tasks.start_soon(writer)
+        finally:
+            channel.leave(queue)
+
+    def hub_or_close(ws: WebSocket) -> Hub | None:
+        return hub_of(ws.app)
+
+    @app.websocket("/ws/table")
+    async def ws_table(ws: WebSocket) -> None:
+        hub = hub_or_close(ws)
+        if hub is None:
+            await ws.close(code=1011)
+            return
+        await serve(ws, hub.table)
+
+    @app.websocket("/ws/spectator")
+    async def ws_spectator(ws: WebSocket) -> None:
+        hub = hub_or_close(ws)
+        if hub is None:
+            await ws.close(code=1011)
+            return
+        await serve(ws, hub.spectator)
+
+    @app.websocket("/ws/arbiter")
+    async def ws_arbiter(ws: WebSocket) -> None:
+        hub = hub_or_close(ws)
+        token = ws.cookies.get(COOKIE)
+        if hub is None or same_origin(ws.headers) is not True or sessions.get(token) is None:
+            # refused before the handshake completes: the client sees HTTP 403
+            await ws.close(code=1008)
+            return
+        if hub.arbiter.latest is None:
+            hub.refresh()
+        await serve(ws, hub.arbiter, lambda: sessions.get(token) is not None)
+
+    app.include_router(pages)
+    app.include_router(public)
+    app.include_router(arb)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    return app

@@ -1,0 +1,167 @@
+"""The arbiter's sessions, the PIN attempt limiter and the cross-site checks.
+
+- **Sessions**: a random token (256 bits) in an ``HttpOnly``, ``SameSite=Strict`` cookie
+  (``Secure`` over HTTPS); the server keeps only its SHA-256, with an idle and an absolute
+  expiry, and a CSRF token per session.
+- **PIN attempts**: per client address, ``free`` failures, then each further failure locks
+  the client out for ``base`` seconds doubled each time (up to ``cap``); a success clears the
+  count. A table-wide limit bounds guessing from many addresses.
+- **Cross-site requests**: every state-changing request needs the session's CSRF token in
+  the ``X-CSRF-Token`` header, and an ``Origin`` header, when sent, must be this server's
+  own; the arbiter's WebSocket needs its session cookie and a same-origin ``Origin``.
+
+The clock is injected (monotonic seconds).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+__all__ = ["COOKIE", "CSRF_HEADER", "AttemptLimiter", "Session", "Sessions", "same_origin"]
+
+COOKIE = "arbiter_session"
+CSRF_HEADER = "x-csrf-token"
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(slots=True)
+class Session:
+    """One arbiter session: its CSRF token, when it was made and last used (clock seconds)."""
+
+    csrf: str
+    created: float
+    last_used: float
+
+
+@dataclass(slots=True)
+class Sessions:
+    """The arbiter's live sessions by token digest; ``idle`` and ``lifetime`` in seconds."""
+
+    clock: Callable[[], float]
+    idle: float = 2 * 3600.0
+    lifetime: float = 12 * 3600.0
+    limit: int = 20
+    _by_digest: dict[str, Session] = field(default_factory=dict)
+
+    def create(self) -> tuple[str, Session]:
+        """A new session: its token (for the cookie only) and the session."""
+        self._expire()
+        if len(self._by_digest) >= self.limit:  # the oldest goes: a phone lost in the room
+            oldest = min(self._by_digest, key=lambda d: self._by_digest[d].created)
+            del self._by_digest[oldest]
+        token = secrets.token_urlsafe(32)
+        now = self.clock()
+        session = Session(secrets.token_urlsafe(24), now, now)
+        self._by_digest[_digest(token)] = session
+        return token, session
+
+    def get(self, token: str | None) -> Session | None:
+        """The live session of ``token`` (its idle time restarts), or None."""
+        if not token or len(token) > 200:
+            return None
+        self._expire()
+        session = self._by_digest.get(_digest(token))
+        if session is not None:
+            session.last_used = self.clock()
+        return session
+
+    def end(self, token: str | None) -> None:
+        if token:
+            self._by_digest.pop(_digest(token), None)
+
+    def expires_in(self, session: Session) -> float:
+        now = self.clock()
+        return max(0.0, min(session.last_used + self.idle, session.created + self.lifetime) - now)
+
+    def _expire(self) -> None:
+        now = self.clock()
+        for digest, s in list(self._by_digest.items()):
+            if now - s.last_used > self.idle or now - s.created > self.lifetime:
+                del self._by_digest[digest]
+
+    @staticmethod
+    def csrf_ok(session: Session, header: str | None) -> bool:
+        return header is not None and hmac.compare_digest(session.csrf.encode(), header.encode())
+
+
+@dataclass(slots=True)
+class _Client:
+    failures: int = 0
+    locked_until: float = 0.0
+    last: float = 0.0
+
+
+@dataclass(slots=True)
+class AttemptLimiter:
+    """PIN attempts per client: ``free`` failures, then lock-outs of ``base`` seconds doubling to ``cap``.
+
+    A client's count is forgotten after ``forget`` seconds without a failure. Beyond
+    ``table_limit`` failures from all clients within ``forget`` seconds, every client waits.
+    """
+
+    clock: Callable[[], float]
+    free: int = 5
+    base: float = 30.0
+    cap: float = 900.0
+    forget: float = 3600.0
+    table_limit: int = 50
+    _clients: dict[str, _Client] = field(default_factory=dict)
+    _recent: list[float] = field(default_factory=list)
+
+    def retry_after(self, client: str) -> float:
+        """Seconds ``client`` must wait before another attempt (0: it may try now)."""
+        now = self.clock()
+        self._recent = [t for t in self._recent if now - t < self.forget]
+        wait = 0.0
+        if len(self._recent) >= self.table_limit:
+            wait = self._recent[0] + self.forget - now
+        c = self._clients.get(client)
+        if c is not None:
+            if now - c.last > self.forget:
+                del self._clients[client]
+            else:
+                wait = max(wait, c.locked_until - now)
+        return max(0.0, wait)
+
+    def failed(self, client: str) -> float:
+        """Record a failure; the lock-out it starts (seconds, 0 for none)."""
+        now = self.clock()
+        self._recent.append(now)
+        if len(self._clients) > 10_000:  # bounded memory: drop the stalest
+            stalest = min(self._clients, key=lambda k: self._clients[k].last)
+            del self._clients[stalest]
+        c = self._clients.setdefault(client, _Client())
+        c.failures += 1
+        c.last = now
+        if c.failures >= self.free:
+            lock = min(self.cap, self.base * 2.0 ** (c.failures - self.free))
+            c.locked_until = now + lock
+            return lock
+        return 0.0
+
+    def succeeded(self, client: str) -> None:
+        self._clients.pop(client, None)
+
+
+def same_origin(headers: Mapping[str, str]) -> bool | None:
+    """Whether the request's ``Origin`` is this server (its ``Host``); None when there is no Origin.
+
+    The scheme is not compared: behind a TLS-terminating proxy the page is https and the
+    request reaching us http.
+    """
+    origin = headers.get("origin")
+    if origin is None:
+        return None
+    host = headers.get("host")
+    if not host or origin == "null":
+        return False
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
