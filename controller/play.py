@@ -130,15 +130,16 @@ class Play:
 
     def with_card(self, card: Card) -> Play:
         """The play after the seat in turn plays ``card`` (taken as played, legal or not)."""
-        seat = self.turn
+        current = self.current
+        leader = current.leader
+        cards = (*current.cards, card)
+        seat = leader.offset(len(cards) - 1)  # the seat in turn, as ``turn`` computes it
         hands = self.hands
         hand = hands[seat]
         if hand is not None and card in hand:
             h = list(hands)
             h[seat] = hand - {card}
             hands = (h[0], h[1], h[2], h[3])
-        cards = (*self.current.cards, card)
-        leader = self.current.leader
         if len(cards) < 4:
             return Play(self.trump, self.declarer, Trick(leader, cards), self.tricks, self.won, hands)
         winner = trick_winner(leader, cards, self.trump)

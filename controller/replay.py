@@ -226,7 +226,7 @@ def _replay_record(state: TableState, rec: BoardRecord) -> tuple[TableState, dic
         result = step(state, a.PlayCard(board.play.turn, card, t))
         t += 1
         state = result.state
-        if any(i.kind == "deck_problem" for i in result.irregularities):
+        if result.irregularities and any(i.kind == "deck_problem" for i in result.irregularities):
             contradiction = True
             notes.append(f"the record's play contradicts its deal: {result.irregularities[0].detail}"
                          " (play not replayed further)")
