@@ -331,7 +331,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     players = DemoPlayers(runtime, sim, boards, options, say=lambda line: print(line, flush=True))
     players.restore()
     if args.ack_log:
-        runtime.subscribe(lambda seq: print(f"ack {runtime.last_input}", flush=True))
+        def ack(seq: int) -> None:  # one write per line, so that the players' prints cannot split it
+            sys.stdout.write(f"ack {runtime.last_input}\n")
+            sys.stdout.flush()
+
+        runtime.subscribe(ack)
     print(f"demo: {len(boards)} boards from {path.name}, seed {args.seed}, speed {args.speed}; "
           f"log {runtime.store.path}", flush=True)
     print(f"resumed at input {runtime.rebuilt.last_input}: {describe(runtime.snapshot())}", flush=True)
