@@ -19,9 +19,7 @@ sleep, no timed assertion.
 from __future__ import annotations
 
 import queue
-import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 
@@ -40,31 +38,16 @@ from drivers.seatunit import SeatUnit
 from drivers.sim import default_deck
 from firmware_bridge.emulator import SeatEmulator, sync_all
 from firmware_bridge.firmware.seatfw.app import Config
+from tests.conftest import CORPUS
+from tests.firmware_bridge.conftest import FakeClock
 
-CORPUS = Path("/work/shared/corpus")
-BOARD_FILE = CORPUS / "endplay_tests" / "example2.pbn"
+BOARD_FILE = CORPUS / "endplay_tests" / "example2.pbn"  # CORPUS: BRIDGE_CORPUS, or ../shared/corpus
 BOARD_INDEX = 184   # board 17: Pass Pass 1H Pass 1NT Pass 2D Pass 3D Pass 5D X Pass Pass Pass; 5DX by S, 11 tricks
 SCAN = 0.005        # the firmware's scan period: the step while a contact bounces
 STEP = 0.025        # the step while waiting for a unit to report (a contact debounces over 3 steps)
 THINK = 0.25        # the step while nothing physical happens
 WAIT = 2.0          # real seconds for any one hand-over between threads (never reached when all is well)
 BID_SLOTS = tuple(f"{level}{strain}" for level in range(1, 8) for strain in ("C", "D", "H", "S", "NT"))
-
-
-class FakeClock:
-    """Monotonic seconds shared by the units and the Pi side; only the test moves them."""
-
-    def __init__(self, t: float = 100.0) -> None:
-        self.t = t
-        self._lock = threading.Lock()
-
-    def __call__(self) -> float:
-        with self._lock:
-            return self.t
-
-    def advance(self, seconds: float) -> None:
-        with self._lock:
-            self.t += seconds
 
 
 class EmulatedTable:

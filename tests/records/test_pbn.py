@@ -20,6 +20,7 @@ from controller.play import Play
 from controller.records import pbn
 from controller.records.model import BoardRecord
 from controller.seats import SEATS, Seat, Vulnerability
+from tests.conftest import CORPUS
 
 DEAL = "N:AKQJ.T98.765.432 T987.AKQ.432.765 65432.765.AKQ.JT .J432.JT98.AKQ98"
 """A deal for the fixtures: the top spades North, hearts East, diamonds South, clubs West."""
@@ -541,7 +542,6 @@ def test_writing_then_reading_a_random_legal_board_gives_it_back(record: BoardRe
 
 # --- the corpus ----------------------------------------------------------------------
 
-CORPUS = Path(os.environ.get("BRIDGE_CORPUS", "/work/shared/corpus"))
 
 
 @pytest.fixture(scope="module")
