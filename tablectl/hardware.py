@@ -15,7 +15,7 @@ presses, devices going down and up); it exits 0 when every device is up, 1 other
 
 Deck files: one format, the JSON that ``controller.sensing.deck.dumps`` writes, which the
 table config's ``table.deck``, ``sim://?deck=`` (``drivers.config.load_deck``) and
-``tablectl serve`` read. ``read_deck`` also reads a deck file of the older TOML form; an
+``tablectl run`` read; ``load_deck`` also reads a deck file of the older TOML form, and an
 enrolment into such a file saves it as JSON.
 
 Both commands take their reader or devices by URL (``drivers.open_source``), an injected
@@ -31,7 +31,6 @@ import logging
 import os
 import queue
 import sys
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +42,7 @@ from controller.sensing import deck as deck_json
 from controller.sensing.deck import DEFAULT_DECK, DeckError, DeckRegistry, format_tag_text, parse_tag_text
 from controller.sensing.events import ButtonPressed, ContactChanged, DeviceHealth, RawEvent, TagGone, TagSeen
 from drivers.base import Clock, Emit, EventSource, monotonic
-from drivers.config import BIDDING_BOX_SLOTS, SEATS, ConfigError, TableConfig
+from drivers.config import BIDDING_BOX_SLOTS, SEATS, ConfigError, TableConfig, load_deck
 from drivers.config import load as load_config
 from drivers.registry import open_source, open_table
 
@@ -55,7 +54,6 @@ __all__ = [
     "doctor",
     "enrol",
     "parse_cards",
-    "read_deck",
     "write_deck",
 ]
 
@@ -83,22 +81,6 @@ class NdefTags(Protocol):
 
 
 # -- deck files -------------------------------------------------------------------------------
-
-def read_deck(path: Path) -> DeckRegistry:
-    """The registry in the deck file ``path`` (JSON; the older TOML form is still read).
-
-    ``OSError`` when the file cannot be read; ``DeckError`` naming the file when it is not a deck file.
-    """
-    text = path.read_text(encoding="utf-8")
-    try:
-        if text.lstrip().startswith("{"):
-            return deck_json.loads(text)
-        return DeckRegistry.from_mapping(tomllib.loads(text))
-    except tomllib.TOMLDecodeError as exc:
-        raise DeckError(f"{path} is not a deck file (JSON, or the older TOML form): {exc}") from None
-    except DeckError as exc:
-        raise DeckError(f"{path}: {exc}") from None
-
 
 def write_deck(path: Path, registry: DeckRegistry) -> None:
     """Save the registry to ``path`` as JSON (``deck.dumps``), at once or not at all."""
@@ -318,8 +300,8 @@ def enrol(deck: Path, reader: str = DEFAULT_READER, *, deck_id: str = DEFAULT_DE
     if len(set(wanted)) != len(wanted) or not wanted:
         return fail("the cards to enrol must be given once each")
     try:
-        registry = read_deck(deck) if deck.exists() else DeckRegistry()
-    except (OSError, DeckError) as exc:
+        registry = load_deck(deck) if deck.exists() else DeckRegistry()
+    except ConfigError as exc:
         return fail(f"cannot use the deck file: {exc}")
     options = _EnrolOptions(deck, deck_id, wanted, from_ndef, write_ndef, timeout)
     session = _Enrolment(options, registry, _Unopened("enrol", "not opened", clock), out)
@@ -562,9 +544,9 @@ def doctor(config_path: Path, *, seconds: float = 10.0, wait: float = 5.0, clock
         out.write("deck: none in the config (table.deck): tags are shown by UID only\n")
     else:
         try:
-            registry = read_deck(config.deck)
-        except (OSError, DeckError) as exc:
-            out.write(f"deck: cannot read {config.deck}: {exc}; tags are shown by UID only\n")
+            registry = load_deck(config.deck)
+        except ConfigError as exc:
+            out.write(f"deck: {exc}; tags are shown by UID only\n")
         else:
             counts = ", ".join(f"{d} {len(registry.cards(d))} cards" for d in registry.decks()) or "no card"
             out.write(f"deck: {config.deck}: {counts}\n")

@@ -180,7 +180,7 @@ class TableRuntime:
             meta = {
                 "format": FORMAT, "table": s.name, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                 "session": {"code": s.code, **dict(s.settings)},
-                "decks": json_decks(s.decks), "deck": s.deck,
+                "decks": s.decks.to_mapping(), "deck": s.deck,
                 "sensing": dataclasses.asdict(s.sensing),
             }
             self.store.set_meta(meta)
@@ -578,13 +578,6 @@ def _seats_to_light(state: TableState) -> frozenset[Seat]:
     if state.director_called is not None:
         seats.add(state.director_called)
     return frozenset(seats)
-
-
-def json_decks(registry: DeckRegistry) -> Any:
-    """The decks of a registry in the JSON form of ``controller.sensing.deck`` (the ``decks`` object)."""
-    import json
-
-    return json.loads(deck_json.dumps(registry))["decks"]
 
 
 # -- config files of the running table ------------------------------------------------------------

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 from controller.errors import BridgeTableError
 from controller.sensing.deck import DeckRegistry
-from drivers.config import Listen, TableConfig, hash_pin, verify_pin
+from drivers.config import Listen, TableConfig, hash_pin, load_deck, verify_pin
 from drivers.config import load as load_config
 from tablectl.runtime import TableRuntime, TableSetup, load_board_tags, load_hand_record
 from web_ui.service import WebSettings
@@ -255,13 +255,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     setup_logging(args.verbose)
     from drivers.registry import open_table
-    from tablectl.hardware import read_deck
 
     try:
         config = load_config(args.config)
         decks = DeckRegistry()
         if config.deck is not None:
-            decks = read_deck(config.deck)
+            decks = load_deck(config.deck)
         else:
             log.warning("the config names no deck file: every card tag will be unknown")
         setup = TableSetup(

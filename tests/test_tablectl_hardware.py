@@ -150,7 +150,7 @@ def test_enrol_registers_a_whole_deck_from_the_simulator_in_pbn_order(tmp_path: 
     with operator(lambda: present_as_asked(console, lambda: opened.sim, 52)):
         code = hardware.enrol(path, "sim://?quiet=1", timeout=WAIT, clock=Counter(), opener=opened, out=console)
     assert code == 0
-    registry = hardware.read_deck(path)
+    registry = load_deck(path)
     assert registry.to_mapping() == {"deck1": NEW_DECK}
     prompts = re.findall(r"^present (\w\w) ", console.getvalue(), re.MULTILINE)
     assert prompts == [str(card) for card in PBN_ORDER]
@@ -175,7 +175,7 @@ def test_enrol_refuses_a_tag_already_enrolled_and_asks_again(tmp_path: Path) -> 
         code = hardware.enrol(path, "sim://", cards=(Card.parse("SA"), Card.parse("SK")), timeout=WAIT,
                               clock=Counter(), opener=opened, out=console)
     assert code == 0
-    assert hardware.read_deck(path).to_mapping() == {"deck1": {"SA": NEW_DECK["SA"], "SK": NEW_DECK["SK"]}}
+    assert load_deck(path).to_mapping() == {"deck1": {"SA": NEW_DECK["SA"], "SK": NEW_DECK["SK"]}}
 
 
 def test_enrol_resumes_after_ctrl_c_where_it_stopped(tmp_path: Path) -> None:
@@ -273,7 +273,7 @@ def test_enrol_through_nfcpy_writes_ndef_then_enrols_from_it(tmp_path: Path, pn5
     assert code == 0, console.getvalue()
     text = console.getvalue()
     assert f"refused: tag {blank.uid_hex} has no card written on it" in text
-    assert hardware.read_deck(tmp_path / "b.json") == hardware.read_deck(tmp_path / "a.json")
+    assert load_deck(tmp_path / "b.json") == load_deck(tmp_path / "a.json")
 
 
 def test_enrol_from_ndef_refuses_a_second_tag_for_a_card(tmp_path: Path, pn532: Pn532Simulator) -> None:
@@ -426,4 +426,4 @@ def test_the_deck_file_examples_of_cards_md_are_deck_files(tmp_path: Path) -> No
     for kind, block in blocks:
         path = tmp_path / f"deck.{kind}"
         path.write_text(re.sub(r"^ +", "", block, flags=re.MULTILINE))
-        assert hardware.read_deck(path).to_mapping() == {"deck1": {"SA": "04A1B2C3D4E5F6", "SK": "04A1B2C3D4E5F7"}}
+        assert load_deck(path).to_mapping() == {"deck1": {"SA": "04A1B2C3D4E5F6", "SK": "04A1B2C3D4E5F7"}}

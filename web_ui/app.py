@@ -320,28 +320,24 @@ def create_app(service: TableService, settings: WebSettings, *,
         finally:
             channel.leave(queue)
 
-    def hub_or_close(ws: WebSocket) -> Hub | None:
-        return hub_of(ws.app)
+    async def serve_public(ws: WebSocket, channel: Callable[[Hub], Channel]) -> None:
+        hub = hub_of(ws.app)
+        if hub is None:
+            await ws.close(code=1011)
+            return
+        await serve(ws, channel(hub))
 
     @app.websocket("/ws/table")
     async def ws_table(ws: WebSocket) -> None:
-        hub = hub_or_close(ws)
-        if hub is None:
-            await ws.close(code=1011)
-            return
-        await serve(ws, hub.table)
+        await serve_public(ws, lambda hub: hub.table)
 
     @app.websocket("/ws/spectator")
     async def ws_spectator(ws: WebSocket) -> None:
-        hub = hub_or_close(ws)
-        if hub is None:
-            await ws.close(code=1011)
-            return
-        await serve(ws, hub.spectator)
+        await serve_public(ws, lambda hub: hub.spectator)
 
     @app.websocket("/ws/arbiter")
     async def ws_arbiter(ws: WebSocket) -> None:
-        hub = hub_or_close(ws)
+        hub = hub_of(ws.app)
         token = ws.cookies.get(COOKIE)
         if hub is None or same_origin(ws.headers) is not True or sessions.get(token) is None:
             # refused before the handshake completes: the client sees HTTP 403
