@@ -52,12 +52,6 @@ def outcome_json(outcome: BoardOutcome, state: TableState) -> dict[str, Any]:
     """The contract fields of one finished board (DESIGN.md, ``tablectl replay --json``)."""
     b = outcome.board
     contract = b.contract
-    if contract is not None:
-        contract_text: str | None = contract.text
-    elif b.auction.is_passed_out:
-        contract_text = "Pass"
-    else:
-        contract_text = None
     play = b.play.played_cards() if b.play is not None else ()
     entry: dict[str, Any] = {
         "number": b.number,
@@ -65,7 +59,7 @@ def outcome_json(outcome: BoardOutcome, state: TableState) -> dict[str, Any]:
         "vul": str(b.vulnerability),
         "deal": None if b.deal is None else b.deal.pbn(),
         "auction": [str(c) for c in b.auction.calls],
-        "contract": contract_text,
+        "contract": b.contract_text,
         "declarer": None if contract is None else str(contract.declarer),
         "play": [str(c) for c in play],
         "tricks": outcome.tricks,

@@ -128,6 +128,13 @@ class BoardState:
     last_card: tuple[Seat, float] | None = None
     pauses: tuple[tuple[float, float], ...] = ()
 
+    @property
+    def contract_text(self) -> str | None:
+        """The contract as the records write it (``4HX``), ``Pass`` when passed out, else None."""
+        if self.contract is not None:
+            return self.contract.text
+        return "Pass" if self.auction.is_passed_out else None
+
 
 @dataclass(frozen=True, slots=True)
 class BoardOutcome:

@@ -180,14 +180,6 @@ def _cards(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
-def _contract_text(board: BoardState) -> str | None:
-    if board.contract is not None:
-        return board.contract.text
-    if board.auction.is_passed_out:
-        return "Pass"
-    return None
-
-
 def _trick(trick: Trick, hide_first: bool = False) -> Json:
     cards: list[Json] = []
     for i, card in enumerate(trick.cards):
@@ -215,7 +207,7 @@ def _outcome_of(state: TableState, board: BoardState) -> BoardOutcome | None:
 
 def _result(outcome: BoardOutcome) -> Json:
     b = outcome.board
-    return {"index": b.index, "number": b.number, "contract": _contract_text(b),
+    return {"index": b.index, "number": b.number, "contract": b.contract_text,
             "declarer": None if b.contract is None else str(b.contract.declarer),
             "vul": str(b.vulnerability), "status": outcome.status, "tricks": outcome.tricks,
             "result": outcome.result, "score_ns": outcome.score_ns}
@@ -265,7 +257,7 @@ def _public_board(state: TableState, board: BoardState, history: bool) -> Json:
                     for i, (c, s) in enumerate(zip(board.auction.calls, board.auction.seats, strict=True))],
         "held_calls": held_calls,
         "held_cards": held_cards,
-        "contract": _contract_text(board),
+        "contract": board.contract_text,
         "declarer": None if board.contract is None else str(board.contract.declarer),
         "dummy": None if board.contract is None else str(board.contract.declarer.partner),
         "tricks_won": _won(play),

@@ -378,7 +378,7 @@ def _summary(runtime: TableRuntime) -> None:
     state = runtime.snapshot().state
     for outcome in state.boards:
         b = outcome.board
-        contract = b.contract.text if b.contract is not None else ("Pass" if b.auction.is_passed_out else "-")
+        contract = b.contract_text or "-"
         declarer = f" by {b.contract.declarer}" if b.contract is not None else ""
         print(f"board {b.number}: {contract}{declarer} {outcome.result or ''} tricks {outcome.tricks} "
               f"NS {outcome.score_ns} [{outcome.status}] irregularities {len(b.irregularity_ids)}", flush=True)
