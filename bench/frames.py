@@ -149,35 +149,38 @@ RANKS = "AKQJT98765432"
 TRICK_ORDER = "ESWN"   # 1NT by N: E leads
 
 
-class _Pty:
-    """One seat's pty: the master is the unit's side, a seat-unit backend reads the slave."""
+class SeatPty:
+    """The seat unit's side of one pty (the master); a seat-unit backend opens the slave ``path``.
 
-    def __init__(self, seat: str, events: queue.SimpleQueue[RawEvent | int]) -> None:
+    It writes what the firmware would (HELLO, STATE frames whose play zone keeps ``tags``) and
+    drains the host's requests so they never fill the pty; the first one says the port is open.
+    """
+
+    def __init__(self, seat: str) -> None:
         self.seat = seat
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
+        self.path = os.ttyname(self.slave)
         self.seq = 0
         self.uptime = 1000
         self.tags: list[bytes] = []
+        self.opened = threading.Event()
         self._stop = threading.Event()
-        self._connected = threading.Event()
         os.set_blocking(self.master, True)
         threading.Thread(target=self._drain, daemon=True).start()
-        self.unit = SeatUnit(os.ttyname(self.slave), seat)
-        self.unit.start(events.put)
-        if not self._connected.wait(5):  # opening the port flushes its input: write only once it is open
-            raise SystemExit(f"the seat-unit backend of {seat} did not open its pty")
-        self.write(encode_bytes(Hello(seat, bytes(8), (1, 0, 0), Capability(0x3F)), self.next_seq()))
 
-    def _drain(self) -> None:  # the backend's requests must not fill the pty; the first says it opened it
+    def _drain(self) -> None:
         while not self._stop.is_set():
             with contextlib.suppress(OSError):
                 if os.read(self.master, 4096):
-                    self._connected.set()
+                    self.opened.set()
 
     def next_seq(self) -> int:
         seq, self.seq = self.seq, (self.seq + 1) & 0xFFFF
         return seq
+
+    def hello(self) -> None:
+        self.write(encode_bytes(Hello(self.seat, bytes(8), (1, 0, 0), Capability(0x3F)), self.next_seq()))
 
     def state_frame(self) -> bytes:
         self.uptime += 10
@@ -187,10 +190,25 @@ class _Pty:
         os.write(self.master, data)
 
     def close(self) -> None:
-        self.unit.stop()
         self._stop.set()
         os.close(self.slave)
         os.close(self.master)
+
+
+class _Pty(SeatPty):
+    """A seat's pty read in this process by a seat-unit backend that queues its raw events."""
+
+    def __init__(self, seat: str, events: queue.SimpleQueue[RawEvent | int]) -> None:
+        super().__init__(seat)
+        self.unit = SeatUnit(self.path, seat)
+        self.unit.start(events.put)
+        if not self.opened.wait(5):  # opening the port flushes its input: write only once it is open
+            raise SystemExit(f"the seat-unit backend of {seat} did not open its pty")
+        self.hello()
+
+    def close(self) -> None:
+        self.unit.stop()
+        super().close()
 
 
 class _Table:
@@ -249,7 +267,7 @@ class _Table:
             self.state = step(self.state, act.MakeCall(seat, Call.parse(call), t)).state
 
 
-def _percentiles(values: list[float]) -> tuple[float, float, float]:
+def percentiles(values: list[float]) -> tuple[float, float, float]:
     ordered = sorted(values)
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], ordered[-1]
 
@@ -297,16 +315,16 @@ def table_latency(boards: int) -> None:
                     if uid in table.applied:
                         table.applied[uid + str(board)] = table.applied.pop(uid)
         latencies = [(table.applied[key] - t0) / 1000 for key, t0 in written.items() if key in table.applied]
-        median, p99, worst = _percentiles(latencies)
+        median, p99, worst = percentiles(latencies)
         how = "four seats at once (each trick's 4 frames written together)" if together else "one frame at a time"
         print(f"table latency, {how}: {len(latencies)} frames, raw STATE frame written -> PlayCard applied "
               f"by table.step" + (f", {lost} timed out" if lost else "")
               + (f"; {table.irregular} cards reached the table out of turn (held as irregularities)"
                  if table.irregular else ""))
         print(f"  end to end     median {median:8.1f} us   p99 {p99:8.1f} us   max {worst:8.1f} us")
-        median, p99, worst = _percentiles(table.own)
+        median, p99, worst = percentiles(table.own)
         print(f"  sensing+step   median {median:8.1f} us   p99 {p99:8.1f} us   max {worst:8.1f} us")
-        median, p99, worst = _percentiles(table.sensed)
+        median, p99, worst = percentiles(table.sensed)
         print(f"  sensing alone  median {median:8.1f} us   p99 {p99:8.1f} us   max {worst:8.1f} us")
     for pty in ptys.values():
         pty.close()

@@ -28,13 +28,11 @@ import contextlib
 import json
 import os
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import tty
 from pathlib import Path
 
 import httpx
@@ -43,61 +41,12 @@ from websockets.sync.client import connect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.frames import DEAL, RANKS, SEATS, SUIT_OF, TRICK_ORDER, SeatPty, percentiles  # noqa: E402
 from controller.sensing.deck import DeckRegistry, dumps  # noqa: E402
 from drivers.sim import default_deck  # noqa: E402
-from firmware_bridge.messages import SLOTS, Capability, Hello, State, encode_bytes  # noqa: E402
 from web_ui.security import CSRF_HEADER  # noqa: E402
 
 PIN = "2468"
-SEATS = "NESW"
-# Each seat holds one suit: E leads hearts and wins every trick while the others discard,
-# so any number of boards is played legally with one card per seat per trick.
-DEAL = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
-SUIT_OF = {"N": "S", "E": "H", "S": "D", "W": "C"}
-RANKS = "AKQJT98765432"
-TRICK_ORDER = "ESWN"   # 1NT by N: E leads
-
-
-class SeatPty:
-    """The seat unit's side of one pty; ``tablectl run`` opens the other end through pyserial."""
-
-    def __init__(self, seat: str) -> None:
-        self.seat = seat
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        self.path = os.ttyname(self.slave)
-        self.seq = 0
-        self.uptime = 1000
-        self.tags: list[bytes] = []
-        self.opened = threading.Event()
-        self._stop = threading.Event()
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self) -> None:
-        """The host's requests must not fill the pty; the first one says the port is open."""
-        while not self._stop.is_set():
-            with contextlib.suppress(OSError):
-                if os.read(self.master, 4096):
-                    self.opened.set()
-
-    def _next_seq(self) -> int:
-        seq, self.seq = self.seq, (self.seq + 1) & 0xFFFF
-        return seq
-
-    def hello(self) -> None:
-        os.write(self.master, encode_bytes(Hello(self.seat, bytes(8), (1, 0, 0), Capability(0x3F)),
-                                           self._next_seq()))
-
-    def state_frame(self) -> bytes:
-        self.uptime += 10
-        return encode_bytes(State(self.uptime, SLOTS, tuple(self.tags)), self._next_seq())
-
-    def write(self, frame: bytes) -> None:
-        os.write(self.master, frame)
-
-    def close(self) -> None:
-        self._stop.set()
-        os.close(self.master)
 
 
 class Client:
@@ -139,11 +88,6 @@ def _free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
-
-
-def _percentiles(values: list[float]) -> tuple[float, float, float]:
-    ordered = sorted(values)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], ordered[-1]
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -217,7 +161,7 @@ def play(boards: int, idle: float) -> None:
             client = Client(f"ws://127.0.0.1:{port}/ws/table")
             for together in (False, True):
                 latencies, lost = _boards(http, headers, client, ptys, boards, together)
-                median, p99, worst = _percentiles(latencies)
+                median, p99, worst = percentiles(latencies)
                 how = "four seats at once" if together else "one seat at a time"
                 print(f"frame -> WebSocket, {how}: {len(latencies)} cards"
                       + (f" ({lost} never shown)" if lost else ""))
@@ -255,7 +199,7 @@ def _boards(http: httpx.Client, headers: dict[str, str], client: Client, ptys: d
             pty.tags.clear()
             pty.write(pty.state_frame())
         time.sleep(0.05)
-        _enter(http, headers, {"board": {"number": number, "dealer": "N", "vul": "None", "deal": DEAL}})
+        _enter(http, headers, {"board": {"number": number, "dealer": "N", "vul": "None", "deal": DEAL.pbn()}})
         for seat, call in zip("NESW", ("1NT", "Pass", "Pass", "Pass"), strict=True):
             _enter(http, headers, {"seat": seat, "call": call})
         for trick in range(13):
