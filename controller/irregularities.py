@@ -18,6 +18,7 @@ from controller.seats import Seat
 __all__ = [
     "KIND_OF_SITUATION",
     "OPTIONS",
+    "PLAIN_KIND",
     "SITUATION_OPTIONS",
     "Irregularity",
     "detect_call_after_auction_closed",
@@ -26,6 +27,7 @@ __all__ = [
     "detect_insufficient_bid",
     "detect_play_out_of_turn",
     "detect_revoke",
+    "plain_kind",
 ]
 
 
@@ -178,6 +180,48 @@ KIND_OF_SITUATION: dict[str, str] = {
     "hesitation": "tempo",
     "skip_bid_wait": "tempo",
 }
+
+
+PLAIN_KIND: dict[str, str] = {
+    "insufficient_bid": "Insufficient bid",
+    "call_out_of_rotation": "Call out of rotation",
+    "change_of_call": "Change of call",
+    "inadmissible_call": "Inadmissible call",
+    "card_exposed_in_auction": "Card exposed during the auction",
+    "opening_lead_out_of_turn": "Opening lead out of turn",
+    "lead_out_of_turn": "Lead out of turn",
+    "premature_play": "Premature lead or play by a defender",
+    "penalty_card": "Penalty card",
+    "failure_to_play_penalty_card": "Penalty card not played",
+    "simultaneous_play": "Two cards played at once",
+    "failure_to_comply": "Lead or play restriction not followed",
+    "revoke": "Revoke",
+    "defective_trick": "Defective trick",
+    "claim": "Claim disputed",
+    "deck_problem": "Problem with the cards",
+    "wrong_board": "Wrong board or board rotated",
+    "tempo": "Hesitation (tempo note)",
+}
+"""Each kind of irregularity in the plain words a player or a Director uses (the console's banner)."""
+
+_PLAIN_SITUATION: dict[str, str] = {
+    "bid_oor_partner_turn": "Bid out of rotation at partner's turn",
+    "bid_oor_rho_turn": "Bid out of rotation at RHO's turn",
+    "bid_oor_lho_turn_first_round": "Bid out of rotation at LHO's turn",
+    "skip_bid_wait": "Stop card: the wait after a skip bid",
+    "lead_from_wrong_hand_by_declarer": "Declarer led from the wrong hand",
+    "card_exposed_by_defender": "Card exposed by a defender",
+    "claim_by_declarer": "Declarer's claim disputed",
+    "claim_by_defender": "Defender's claim disputed",
+    "revoke_twelfth_trick": "Revoke on the twelfth trick",
+}
+
+
+def plain_kind(kind: str, situation: str | None = None) -> str:
+    """The irregularity in plain words: its situation's when it has one of its own, else its kind's."""
+    if situation is not None and situation in _PLAIN_SITUATION:
+        return _PLAIN_SITUATION[situation]
+    return PLAIN_KIND.get(kind, kind.replace("_", " ").capitalize())
 
 
 def detect_call_after_auction_closed(auction: Auction) -> str | None:

@@ -1,0 +1,300 @@
+"""The room as the Director's console knows it: a fold over the tables' messages.
+
+``Room.receive(topic_kind, table, body, now)`` takes one message of a table (its envelope
+and body, already decoded) and returns what changed. It drops a ``(table, session, seq)`` it
+holds (the link publishes again after every outage: DESIGN.md, nothing doubled), keeps
+for each table and session the highest ``seq`` it holds with nothing missing before it
+(``acknowledged``: every outbox message names the one before it in ``prev``), and keeps:
+
+* a **tile** per table: its latest ``state`` (board, phase, contract, tricks, open
+  irregularities), whether it is online (its last will says when it is not), and a colour;
+* the **calls**: every irregularity that needs the Director and every press of a table's
+  call button, oldest first, each ``called``, ``acknowledged`` (the Director is on his way),
+  ``being_ruled`` (he opened it, or sent a ruling) or ``resolved``;
+* the **travellers**: per board, every table's result as it arrives;
+* the recent alerts, newest last.
+
+The state is the console thread's own (plain mutable objects, never shared); its output,
+``snapshot()``, is plain JSON for the page.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Call", "Received", "Room", "Stream", "tile_colour"]
+
+Json = dict[str, Any]
+
+CALL_STATES = ("called", "acknowledged", "being_ruled", "resolved")
+_RESOLVED_KEEP = 20
+"""Resolved calls kept on the queue (the latest), so the Director sees what was just dealt with."""
+
+
+@dataclass(slots=True)
+class Stream:
+    """One table session's outbox as received: the contiguous ``acked`` seq and what came early."""
+
+    acked: int = 0
+    early: dict[int, int] = field(default_factory=dict)
+    """prev -> seq of messages that arrived before the one they follow."""
+    early_seqs: set[int] = field(default_factory=set)
+
+    def take(self, seq: int, prev: int) -> bool:
+        """Record message ``seq`` (following ``prev``); False if it is held already (a duplicate)."""
+        if seq <= self.acked or seq in self.early_seqs:
+            return False
+        if prev <= self.acked:
+            self.acked = seq
+            while self.acked in self.early:
+                nxt = self.early.pop(self.acked)
+                self.early_seqs.discard(nxt)
+                self.acked = max(self.acked, nxt)
+        else:
+            self.early[prev] = seq
+            self.early_seqs.add(seq)
+        return True
+
+
+@dataclass(slots=True)
+class Call:
+    """One call for the Director: an irregularity needing him, or a table's call button."""
+
+    key: str
+    table: str
+    board: int | None
+    what: str
+    since: float
+    state: str = "called"
+    irregularity: int | None = None
+    seat: str | None = None
+    law: str | None = None
+    resolved_at: float | None = None
+    outcome: str | None = None
+
+    def as_json(self, now: float) -> Json:
+        end = self.resolved_at if self.resolved_at is not None else now
+        return {"key": self.key, "table": self.table, "board": self.board, "what": self.what,
+                "state": self.state, "since": self.since, "waited": round(max(0.0, end - self.since), 1),
+                "irregularity": self.irregularity, "seat": self.seat, "law": self.law, "outcome": self.outcome}
+
+
+@dataclass(slots=True)
+class Tile:
+    table: str
+    state: Json | None = None
+    online: bool = False
+    session: str | None = None
+    seen: float = 0.0
+    state_time: float = 0.0
+
+
+def tile_colour(tile: Tile, calls: list[Call]) -> str:
+    """The tile's state: ``offline``, ``irregularity`` (awaiting a ruling), ``called`` (the
+    arbiter called at the table), ``round_finished``, ``idle`` or ``playing``."""
+    if not tile.online:
+        return "offline"
+    open_calls = [c for c in calls if c.table == tile.table and c.state != "resolved"]
+    if any(c.irregularity is not None for c in open_calls):
+        return "irregularity"
+    if open_calls:
+        return "called"
+    state = tile.state or {}
+    if state.get("round_finished"):
+        return "round_finished"
+    if state.get("phase") in (None, "idle", "done"):
+        return "idle"
+    return "playing"
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """What one message did: ``new`` (False: a duplicate, dropped), whether the Director must be
+    alarmed now (``alarm``: the plain-words banner), and the tables whose tile changed."""
+
+    new: bool
+    alarm: str | None = None
+    tables: tuple[str, ...] = ()
+
+
+def _order(table: str) -> tuple[int, str]:
+    return (int(table), "") if table.isdigit() else (1 << 30, table)
+
+
+class Room:
+    """The room (module doc). ``now`` is wall-clock seconds (the console's clock, injected)."""
+
+    def __init__(self, club: str, alerts_kept: int = 200) -> None:
+        self.club = club
+        self.tiles: dict[str, Tile] = {}
+        self.streams: dict[tuple[str, str], Stream] = {}
+        self.calls: dict[str, Call] = {}
+        self.travellers: dict[str, dict[str, Json]] = {}
+        self.alerts: deque[Json] = deque(maxlen=alerts_kept)
+        self.replies: dict[str, Json] = {}
+
+    # -- receiving --------------------------------------------------------------------------------
+
+    def tile(self, table: str) -> Tile:
+        tile = self.tiles.get(table)
+        if tile is None:
+            tile = self.tiles[table] = Tile(table)
+        return tile
+
+    def receive(self, kind: str, table: str, msg: Json, now: float) -> Received:
+        """Take one message of ``table`` (``kind``: state, event, alert, result); see the module doc."""
+        tile = self.tile(table)
+        tile.seen = now
+        if kind == "state":
+            return self._state(tile, msg)
+        session = str(msg.get("session", ""))
+        seq, prev = int(msg.get("seq", 0)), int(msg.get("prev", 0))
+        stream = self.streams.setdefault((table, session), Stream())
+        if not stream.take(seq, prev):
+            return Received(False)
+        if kind == "alert":
+            return self._alert(tile, msg, now)
+        if kind == "result":
+            return self._result(tile, msg)
+        return Received(True, tables=(table,))
+
+    def _state(self, tile: Tile, msg: Json) -> Received:
+        online = bool(msg.get("online", False))
+        tile.online = online
+        if online:
+            tile.state = msg
+            tile.session = str(msg.get("session", tile.session or ""))
+            tile.state_time = _time(msg)
+        elif tile.state is not None:
+            tile.state = {**tile.state, "online": False}
+        return Received(True, tables=(tile.table,))
+
+    def _alert(self, tile: Tile, msg: Json, now: float) -> Received:
+        body = msg.get("body", msg)
+        self.alerts.append({"table": tile.table, **body, "time": msg.get("time")})
+        what = str(body.get("what", body.get("alert", "")))
+        since = _time(msg) or now
+        kind = body.get("alert")
+        alarm: str | None = None
+        session = str(msg.get("session", ""))
+        if kind == "irregularity":
+            key = f"{tile.table}/{session}/irr/{body.get('id')}"
+            call = self.calls.get(key)
+            if body.get("event") == "raised" and body.get("alarm") and call is None:
+                self.calls[key] = Call(key, tile.table, body.get("board"), what, since, irregularity=body.get("id"),
+                                       seat=body.get("offender"), law=body.get("law"))
+                alarm = f"Table {tile.table}: {what}" + (f" by {body['offender']}" if body.get("offender") else "")
+            elif call is not None and body.get("event") in ("ruled", "closed"):
+                self._resolve(call, now, _ruling_words(body))
+        elif kind == "arbiter_called":
+            key = f"{tile.table}/{session}/call/{msg.get('seq')}"
+            self.calls[key] = Call(key, tile.table, body.get("board"), what, since, seat=body.get("seat"))
+            alarm = f"Table {tile.table}: {what}"
+        elif kind == "arbiter_call_cleared":
+            for call in self._open(tile.table):
+                if call.irregularity is None:
+                    self._resolve(call, now, "new board")
+        elif kind == "command":
+            ref = body.get("ref")
+            if isinstance(ref, str):
+                self.replies[ref] = body
+        return Received(True, alarm, (tile.table,))
+
+    def _result(self, tile: Tile, msg: Json) -> Received:
+        body = msg.get("body", msg)
+        board = body.get("number")
+        if board is not None:
+            self.travellers.setdefault(str(board), {})[tile.table] = body
+        return Received(True, tables=(tile.table,))
+
+    # -- the Director's acts -------------------------------------------------------------------------
+
+    def _open(self, table: str) -> list[Call]:
+        return [c for c in self.calls.values() if c.table == table and c.state != "resolved"]
+
+    def _resolve(self, call: Call, now: float, outcome: str) -> None:
+        call.state = "resolved"
+        call.resolved_at = now
+        call.outcome = outcome
+        resolved = sorted((c for c in self.calls.values() if c.state == "resolved"),
+                          key=lambda c: c.resolved_at or 0.0)
+        for old in resolved[:-_RESOLVED_KEEP]:
+            del self.calls[old.key]
+
+    def mark(self, key: str, state: str, now: float) -> Call:
+        """The Director moves a call on: ``acknowledged``, ``being_ruled`` or ``resolved``
+        (KeyError for an unknown call, ValueError for an unknown state)."""
+        if state not in CALL_STATES[1:]:
+            raise ValueError(f"a call can be marked {', '.join(CALL_STATES[1:])}, not {state!r}")
+        call = self.calls[key]
+        if state == "resolved":
+            self._resolve(call, now, "resolved by the Director")
+        elif call.state != "resolved" and CALL_STATES.index(state) > CALL_STATES.index(call.state):
+            call.state = state
+        return call
+
+    def opened(self, table: str, now: float) -> None:
+        """The Director opened a table: its acknowledged or new calls are being ruled."""
+        for call in self._open(table):
+            call.state = "being_ruled"
+
+    # -- output -----------------------------------------------------------------------------------
+
+    def acknowledged(self, table: str) -> tuple[str, int] | None:
+        """The session and highest seq held with no gap, for the table's current session."""
+        tile = self.tiles.get(table)
+        if tile is None or tile.session is None:
+            sessions = [(k[1], s) for k, s in self.streams.items() if k[0] == table]
+            if not sessions:
+                return None
+            session, stream = max(sessions, key=lambda kv: kv[1].acked)
+            return session, stream.acked
+        stream = self.streams.get((table, tile.session))
+        return tile.session, 0 if stream is None else stream.acked
+
+    def snapshot(self, now: float) -> Json:
+        """The whole room for the console page (JSON)."""
+        calls = sorted(self.calls.values(), key=lambda c: (c.state == "resolved", c.since))
+        tiles = []
+        for table in sorted(self.tiles, key=_order):
+            tile = self.tiles[table]
+            state = dict(tile.state or {})
+            state.pop("view", None)
+            open_calls = [c for c in calls if c.table == table and c.state != "resolved"]
+            tiles.append({"table": table, "online": tile.online, "colour": tile_colour(tile, calls),
+                          "state": state, "seen": tile.seen, "state_time": tile.state_time,
+                          "calls": [c.key for c in open_calls],
+                          "oldest_call": min((c.since for c in open_calls), default=None)})
+        travellers = []
+        for board in sorted(self.travellers, key=_order):
+            rows = self.travellers[board]
+            travellers.append({"board": board, "results": [
+                {"table": t, "contract": r.get("contract"), "declarer": r.get("declarer"), "tricks": r.get("tricks"),
+                 "result": r.get("result"), "score_ns": r.get("score_ns"), "status": r.get("status"),
+                 "pairs": r.get("pairs")} for t, r in sorted(rows.items(), key=lambda kv: _order(kv[0]))]})
+        return {"kind": "room", "club": self.club, "now": now, "tiles": tiles,
+                "calls": [c.as_json(now) for c in calls], "travellers": travellers,
+                "alerts": list(self.alerts)[-50:]}
+
+    def view(self, table: str) -> Json | None:
+        """The table's arbiter view as it last published it (None: nothing yet)."""
+        tile = self.tiles.get(table)
+        if tile is None or tile.state is None:
+            return None
+        view = tile.state.get("view")
+        return view if isinstance(view, dict) else None
+
+
+def _time(msg: Json) -> float:
+    value = msg.get("at")
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
+
+
+def _ruling_words(body: Json) -> str:
+    ruling = body.get("ruling")
+    status = body.get("status", "")
+    if isinstance(ruling, dict) and ruling.get("option"):
+        return f"{status}: {ruling['option'].replace('_', ' ')}"
+    return str(status)
