@@ -5,7 +5,7 @@ only ``emit`` raw sensor events onto a queue; the arbiter's ``submit`` puts its 
 the same queue and waits for the answer. The engine thread blocks on the queue with a
 timeout equal to the sensing layer's next deadline (none pending: it blocks until an event
 comes, so an idle table costs no CPU), takes every input that has queued up meanwhile,
-runs each through ``tablectl.engine.Engine`` (pure), appends the inputs and what they gave
+runs each through ``controller.engine.Engine`` (pure), appends the inputs and what they gave
 to the log in one durable transaction (group commit, ``tablectl.store``), and only then
 publishes the new ``Snapshot``, answers ``submit`` and calls the subscribers.
 
@@ -49,7 +49,9 @@ from pathlib import Path
 from typing import Any
 
 from controller import actions as a
+from controller.engine import RAW_TYPES, Engine, Outcome, Rebuilt, rebuild, session_start
 from controller.records import lin, pbn, tablelog
+from controller.records.eventlog import FORMAT, BadRow, Row, input_row
 from controller.records.export import records_of
 from controller.seats import Seat
 from controller.sensing import deck as deck_json
@@ -58,8 +60,7 @@ from controller.sensing.events import DeviceHealth, RawEvent
 from controller.sensing.translate import Notice, NoticeKind, Sensing, Settings
 from controller.table import Phase, Step, TableState
 from drivers.base import EventSource, Indicator
-from tablectl.engine import RAW_TYPES, Engine, Outcome, Rebuilt, input_row, rebuild
-from tablectl.store import FORMAT, EventStore, Row, StoreError
+from tablectl.store import EventStore, StoreError
 from web_ui.service import RecordFormat, Snapshot, Submitted
 
 __all__ = ["TableRuntime", "TableSetup", "load_board_tags", "load_hand_record"]
@@ -187,12 +188,14 @@ class TableRuntime:
         engine = self._engine_of(meta)
         rows = list(self.store.read())
         if not any(isinstance(r, Row) and r.is_input for r in rows):
-            session = dict(meta["session"])
-            code = str(session.pop("code", "duplicate"))
-            start = a.SessionStart(code, tuple(session.items()), 0.0)
+            start = session_start(meta["session"])
             self.store.append([engine.act(start, "session").rows(input_row(start, 0.0, "session"))])
             rows = list(self.store.read())
         rebuilt = rebuild(rows, engine)
+        damaged = {r.seq for r in rows if isinstance(r, BadRow)}  # the store has logged these
+        for bad in rebuilt.bad:
+            if bad.seq not in damaged:
+                log.error("table log %s: %s", self.store.path, bad.error)
         if rebuilt.bad:
             log.error("table log %s: %d damaged row(s) skipped", self.store.path, len(rebuilt.bad))
         for m in rebuilt.mismatches[:20]:

@@ -1,25 +1,29 @@
 """The table's append-only event log in SQLite: what happened, in order, durably.
 
-The log is event-sourced. Its *inputs* are what came into the table from outside, in the
-order the engine took them: raw sensor events (``raw``), deadline ticks of the sensing
-layer that changed something (``tick``) and actions entered from outside the sensors
-(``action``: the session line, the arbiter's rulings and manual entries, a board started
-from the board reader's tag). Each input is followed, in the same transaction, by what the
-engine derived from it: the table actions in their table-log JSON form with whether the
-table took them (``derived``), and the sensing layer's notices (``notice``). A ``run`` row
-marks every start-up. The live state is never stored: ``tablectl.engine.rebuild`` re-runs
-the inputs through the same pure functions (``Sensing`` and ``step``) and checks that the
-actions it derives are those stored.
+The log is event-sourced: its rows (inputs, what each derived, start-up marks, the club
+room's rows) and their JSON bodies are those of ``controller.records.eventlog``, the one
+codec of the log; this module only keeps them in SQLite. Each input is written in the same
+transaction as what the engine derived from it. The live state is never stored:
+``controller.engine.rebuild`` re-runs the inputs through the same pure functions
+(``Sensing`` and ``step``) and checks that the actions it derives are those stored.
 
-Schema (one table; ``meta`` holds the session's fixed settings)::
+Schema (two tables; ``meta`` holds the session's fixed settings)::
 
-    meta(key TEXT PRIMARY KEY, value TEXT)           -- format, session, decks, sensing, ...
+    meta(key TEXT PRIMARY KEY, value TEXT)           -- format, session, session_id, decks, sensing, ...
     log(seq INTEGER PRIMARY KEY,                      -- the order of everything, from 1
         input INTEGER NOT NULL,                       -- the input row this row belongs to
-        kind TEXT NOT NULL,                           -- raw | tick | action | derived | notice | run
+        kind TEXT NOT NULL,                           -- raw | tick | action | derived | notice | run | alert | result
         t REAL NOT NULL,                              -- table time, seconds
         body TEXT NOT NULL,                           -- JSON
         crc INTEGER NOT NULL)                         -- CRC-32 of kind, t and body
+
+``session_id`` (a random hex id) is made when a log that has none is opened, so it names
+the session from its first row to its last.
+
+Readers. ``open_reader`` gives a read-only view with its own connection, for another
+thread (the club-room link reads the rows after those it has published while the engine
+thread writes: WAL lets one writer and readers work at once) or for a log no table is
+writing (``snapshot=True``: ``tablectl replay table.sqlite``), which it never changes.
 
 Durability. The database is in WAL mode with ``synchronous=FULL``: every commit ends
 with an fsync of the write-ahead log, so a transaction that ``append`` returned from
@@ -44,33 +48,22 @@ import contextlib
 import json
 import logging
 import math
+import secrets
+import shutil
 import sqlite3
+import tempfile
 import time
-import zlib
+import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from controller.errors import BridgeTableError
-from controller.sensing.events import ButtonPressed, ContactChanged, DeviceHealth, RawEvent, TagGone, TagSeen
+from controller.records.eventlog import KINDS, BadRow, Row, decode_row, encode_body, row_crc
 
-__all__ = [
-    "FORMAT",
-    "INPUT_KINDS",
-    "BadRow",
-    "EventStore",
-    "Row",
-    "StoreError",
-    "raw_of",
-    "raw_to_json",
-]
+__all__ = ["EventStore", "LogReader", "StoreError", "open_reader"]
 
 log = logging.getLogger(__name__)
-
-FORMAT = "bridgetable-log/1"
-INPUT_KINDS = frozenset({"raw", "tick", "action"})
-KINDS = INPUT_KINDS | {"derived", "notice", "run"}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -89,38 +82,11 @@ class StoreError(BridgeTableError, OSError):
     """The log cannot be opened or written (disk full, permissions, a dead SD card)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One row of the log: ``seq`` (0 until appended), the ``input`` it belongs to, ``kind``,
-    table time ``t`` and the decoded JSON ``body``."""
-
-    kind: str
-    t: float
-    body: Mapping[str, Any]
-    seq: int = 0
-    input: int = 0
-
-    @property
-    def is_input(self) -> bool:
-        return self.kind in INPUT_KINDS
-
-
-@dataclass(frozen=True, slots=True)
-class BadRow:
-    """A row that cannot be used, and why (it is skipped; the rows around it are kept)."""
-
-    seq: int
-    error: str
-
-
-def _crc(kind: str, t: float, body: str) -> int:
-    return zlib.crc32(f"{kind}\x1f{t!r}\x1f{body}".encode())
-
-
 class EventStore:
     """The append-only log of one table session in one SQLite file (see the module doc).
 
-    Used from one thread at a time (the runtime's engine thread once it runs).
+    Used from one thread at a time (the runtime's engine thread once it runs); other threads
+    read it through ``open_reader``.
     """
 
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
@@ -128,11 +94,24 @@ class EventStore:
         self._conn = conn
         row = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM log").fetchone()
         self._seq: int = int(row[0])
+        self._session_id = ""
 
     @classmethod
     def open(cls, path: str | Path) -> EventStore:
-        """Open (or create) the log at ``path``; a file that is not a database is moved aside."""
-        path = Path(path)
+        """Open (or create) the log at ``path``; a file that is not a database is moved aside.
+
+        A log without a ``session_id`` is given one (durably) before this returns.
+        """
+        store = cls._open(Path(path))
+        try:
+            store._session_id = store._ensure_session_id()
+        except StoreError:
+            store._conn.close()
+            raise
+        return store
+
+    @classmethod
+    def _open(cls, path: Path) -> EventStore:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -180,13 +159,23 @@ class EventStore:
 
     def meta(self) -> dict[str, Any]:
         """The session's fixed settings (key -> decoded JSON); a value that cannot be decoded is left out."""
-        out: dict[str, Any] = {}
-        for key, value in self._conn.execute("SELECT key, value FROM meta"):
-            try:
-                out[str(key)] = json.loads(value)
-            except (TypeError, ValueError):
-                log.error("table log %s: meta %r is not JSON, ignored", self.path, key)
-        return out
+        return _meta(self._conn, self.path)
+
+    @property
+    def session_id(self) -> str:
+        """The id of the session this log holds (meta ``session_id``, made when the log had none)."""
+        return self._session_id
+
+    def _ensure_session_id(self) -> str:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = 'session_id'").fetchone()
+        if row is not None:
+            with contextlib.suppress(TypeError, ValueError):
+                value = json.loads(row[0])
+                if isinstance(value, str) and value:
+                    return value
+        session_id = secrets.token_hex(8)
+        self.set_meta({"session_id": session_id})
+        return session_id
 
     def set_meta(self, values: Mapping[str, Any]) -> None:
         """Write session settings (one transaction, durable when it returns)."""
@@ -224,8 +213,8 @@ class EventStore:
                 seq += 1
                 if row is head:
                     input_seq = seq
-                body = json.dumps(row.body, separators=(",", ":"), sort_keys=True)
-                values.append((seq, input_seq, row.kind, row.t, body, _crc(row.kind, row.t, body)))
+                body = encode_body(row.body)
+                values.append((seq, input_seq, row.kind, row.t, body, row_crc(row.kind, row.t, body)))
                 out.append(Row(row.kind, row.t, row.body, seq, input_seq))
         if not values:
             return out
@@ -241,11 +230,11 @@ class EventStore:
     def note(self, row: Row) -> Row:
         """Append one row that is not an input (a ``run`` mark), durably."""
         seq = self._seq + 1
-        body = json.dumps(row.body, separators=(",", ":"), sort_keys=True)
+        body = encode_body(row.body)
         try:
             with self._transaction():
                 self._conn.execute("INSERT INTO log(seq, input, kind, t, body, crc) VALUES (?, ?, ?, ?, ?, ?)",
-                                   (seq, 0, row.kind, row.t, body, _crc(row.kind, row.t, body)))
+                                   (seq, 0, row.kind, row.t, body, row_crc(row.kind, row.t, body)))
         except sqlite3.Error as exc:
             raise StoreError(f"cannot write the table log {self.path}: {exc}") from None
         self._seq = seq
@@ -253,38 +242,155 @@ class EventStore:
 
     def read(self) -> Iterator[Row | BadRow]:
         """Every row in order; a damaged row is a ``BadRow`` saying why (and is logged)."""
-        cursor = self._conn.execute("SELECT seq, input, kind, t, body, crc FROM log ORDER BY seq")
-        for seq, input_seq, kind, t, body, crc in cursor:
-            error = _check(kind, t, body, crc)
-            if error is None:
-                try:
-                    decoded = json.loads(body)
-                except ValueError as exc:
-                    error = f"body is not JSON ({exc})"
-                else:
-                    if not isinstance(decoded, dict):
-                        error = "body is not a JSON object"
-            if error is not None:
-                message = f"table log {self.path}, row {seq}: {error}; row skipped"
-                log.error("%s", message)
-                yield BadRow(int(seq), message)
-                continue
-            yield Row(str(kind), float(t), decoded, int(seq), int(input_seq))
+        return _rows(self._conn, self.path, "SELECT seq, input, kind, t, body, crc FROM log ORDER BY seq", ())
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._conn)
 
 
-def _check(kind: object, t: object, body: object, crc: object) -> str | None:
-    if not isinstance(kind, str) or kind not in KINDS:
-        return f"unknown kind {kind!r}"
-    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
-        return f"time {t!r} is not a number of seconds"
-    if not isinstance(body, str):
-        return "body is not text"
-    if crc != _crc(kind, float(t), body):
-        return "checksum does not match (damaged row)"
-    return None
+def open_reader(path: str | Path, *, snapshot: bool = False) -> LogReader:
+    """A read-only view of the table log at ``path``, with its own connection (see ``LogReader``).
+
+    For a live log (the runtime's, from another thread or process), the view reads the
+    rows each table commit adds. ``snapshot=True`` is for a log that no table is writing
+    (``tablectl replay``): nothing beside the file is created or changed, not even in a
+    read-only directory; a write-ahead log left by a table that stopped without closing
+    it (a power cut) is read too, from a private copy when SQLite cannot read it in place.
+    ``StoreError`` if the file is missing or is not a table log.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise StoreError(f"cannot open the table log {path}: no such file")
+    wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+    if snapshot and not wal.exists():
+        return _reader(path, path, "&immutable=1")  # nothing was left to write: the file is the log
+    if snapshot and not shm.exists():
+        return _copied_reader(path)  # a WAL left behind; reading it in place would create the -shm
+    try:
+        return _reader(path, path, "")
+    except StoreError:
+        if not snapshot:
+            raise
+        return _copied_reader(path)
+
+
+class LogReader:
+    """A read-only view of a table log, with its own SQLite connection (``open_reader``).
+
+    It may be opened in one thread and used in another (one thread at a time); it never
+    writes. ``StoreError`` if the file cannot be read.
+    """
+
+    def __init__(self, path: Path, conn: sqlite3.Connection,
+                 copy: tempfile.TemporaryDirectory[str] | None = None) -> None:
+        self.path = path
+        self._conn = conn
+        self._copy = copy
+
+    def meta(self) -> dict[str, Any]:
+        """The session's fixed settings (key -> decoded JSON), as ``EventStore.meta``."""
+        try:
+            return _meta(self._conn, self.path)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read the table log {self.path}: {exc}") from None
+
+    @property
+    def session_id(self) -> str | None:
+        """The id of the session (meta ``session_id``), None in a log that has none."""
+        value = self.meta().get("session_id")
+        return value if isinstance(value, str) else None
+
+    def last_seq(self) -> int:
+        """The ``seq`` of the last row committed (0 for an empty log)."""
+        try:
+            return int(self._conn.execute("SELECT COALESCE(MAX(seq), 0) FROM log").fetchone()[0])
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read the table log {self.path}: {exc}") from None
+
+    def rows_after(self, seq: int, limit: int | None = None) -> list[Row | BadRow]:
+        """The rows with a ``seq`` above ``seq``, in order (at most ``limit``); damaged rows as ``BadRow``."""
+        sql = "SELECT seq, input, kind, t, body, crc FROM log WHERE seq > ? ORDER BY seq"
+        params: tuple[int, ...] = (seq,)
+        if limit is not None:
+            sql += " LIMIT ?"
+            params += (limit,)
+        try:
+            return list(_rows(self._conn, self.path, sql, params))
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read the table log {self.path}: {exc}") from None
+
+    def close(self) -> None:
+        """Close the connection (and remove the private copy, if any); may be called twice."""
+        self._conn.close()
+        if self._copy is not None:
+            self._copy.cleanup()
+            self._copy = None
+
+    def __enter__(self) -> LogReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _reader(path: Path, file: Path, flags: str) -> LogReader:
+    """A ``LogReader`` of ``path`` on a read-only connection to ``file`` (``path`` or a copy of it)."""
+    uri = f"file:{urllib.parse.quote(str(file.resolve()))}?mode=ro{flags}"
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open the table log {path}: {exc}") from None
+    try:
+        conn.execute("PRAGMA query_only=ON")
+        conn.execute("PRAGMA busy_timeout=5000")
+        conn.execute("SELECT key, value FROM meta LIMIT 0").fetchall()
+        conn.execute("SELECT seq, input, kind, t, body, crc FROM log LIMIT 0").fetchall()
+    except sqlite3.Error as exc:
+        conn.close()
+        if isinstance(exc, sqlite3.OperationalError) and "no such table" not in str(exc):
+            raise StoreError(f"cannot open the table log {path}: {exc}") from None
+        raise StoreError(f"{path} is not a table log ({exc})") from None
+    return LogReader(path, conn)
+
+
+def _copied_reader(path: Path) -> LogReader:
+    """A ``LogReader`` of a private copy of the log and its write-ahead log (read there, so
+    that nothing is created beside ``path``)."""
+    copy = tempfile.TemporaryDirectory(prefix="tablelog-")
+    try:
+        file = Path(copy.name) / "table.sqlite"
+        shutil.copyfile(path, file)
+        wal = Path(f"{path}-wal")
+        if wal.exists():
+            shutil.copyfile(wal, Path(f"{file}-wal"))
+        reader = _reader(path, file, "")
+    except StoreError:
+        copy.cleanup()
+        raise
+    except OSError as exc:
+        copy.cleanup()
+        raise StoreError(f"cannot read the table log {path}: {exc.strerror or exc}") from None
+    reader._copy = copy
+    return reader
+
+
+def _meta(conn: sqlite3.Connection, path: Path) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in conn.execute("SELECT key, value FROM meta"):
+        try:
+            out[str(key)] = json.loads(value)
+        except (TypeError, ValueError):
+            log.error("table log %s: meta %r is not JSON, ignored", path, key)
+    return out
+
+
+def _rows(conn: sqlite3.Connection, path: Path, sql: str, params: tuple[int, ...]) -> Iterator[Row | BadRow]:
+    for seq, input_seq, kind, t, body, crc in conn.execute(sql, params):
+        row = decode_row(seq, input_seq, kind, t, body, crc)
+        if isinstance(row, BadRow):
+            row = BadRow(row.seq, f"table log {path}, {row.error}")
+            log.error("%s", row.error)
+        yield row
 
 
 class _Transaction:
@@ -299,47 +405,3 @@ class _Transaction:
             self.conn.execute("COMMIT")
         else:
             self.conn.execute("ROLLBACK")
-
-
-# -- raw sensor events as JSON ------------------------------------------------------------------
-
-def raw_to_json(event: RawEvent) -> dict[str, Any]:
-    """The JSON body of a raw sensor event (``t`` is kept apart, in the row)."""
-    if isinstance(event, TagSeen):
-        return {"tag": "seen", "reader": event.reader, "uid": event.uid}
-    if isinstance(event, TagGone):
-        return {"tag": "gone", "reader": event.reader, "uid": event.uid}
-    if isinstance(event, ContactChanged):
-        return {"contact": event.slot, "seat": event.seat, "present": event.present}
-    if isinstance(event, ButtonPressed):
-        return {"button": event.name, "seat": event.seat}
-    return {"device": event.device, "up": event.up, "detail": event.detail}
-
-
-def raw_of(body: Mapping[str, Any], t: float) -> RawEvent:
-    """The raw sensor event of a JSON body; ValueError if it is not one."""
-    def text(key: str) -> str:
-        value = body.get(key)
-        if not isinstance(value, str):
-            raise ValueError(f"raw event field {key!r} must be text, not {value!r}")
-        return value
-
-    def flag(key: str) -> bool:
-        value = body.get(key)
-        if not isinstance(value, bool):
-            raise ValueError(f"raw event field {key!r} must be true or false, not {value!r}")
-        return value
-
-    if "tag" in body:
-        if body["tag"] == "seen":
-            return TagSeen(text("reader"), text("uid"), t)
-        if body["tag"] == "gone":
-            return TagGone(text("reader"), text("uid"), t)
-        raise ValueError(f"unknown tag event {body['tag']!r}")
-    if "contact" in body:
-        return ContactChanged(text("seat"), text("contact"), flag("present"), t)
-    if "button" in body:
-        return ButtonPressed(text("seat"), text("button"), t)
-    if "device" in body:
-        return DeviceHealth(text("device"), flag("up"), text("detail"), t)
-    raise ValueError(f"not a raw sensor event: {dict(body)!r}")

@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 
+from controller.engine import Engine, Rebuilt, rebuild
 from controller.sensing.deck import DeckRegistry
 from controller.sensing.translate import Settings
 from controller.table import Phase, TableState, step
 from tablectl.demo import DEFAULT_CORPUS_FILE, describe, pick_boards
-from tablectl.engine import Engine, Rebuilt, rebuild
 from tablectl.store import EventStore
 from web_ui.service import Snapshot
 

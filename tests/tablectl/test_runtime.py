@@ -12,6 +12,7 @@ from controller.calls import Call
 from controller.cards import Card
 from controller.deal import Deal
 from controller.records import tablelog
+from controller.records.eventlog import Row
 from controller.replay import outcome_json, replay_log
 from controller.seats import Seat
 from controller.sensing.deck import DeckRegistry
@@ -19,7 +20,7 @@ from controller.sensing.events import ContactChanged
 from controller.sensing.translate import NoticeKind
 from drivers.sim import SimTable, default_deck
 from tablectl.runtime import TableRuntime, TableSetup
-from tablectl.store import EventStore, Row
+from tablectl.store import EventStore
 
 DEAL = Deal.parse("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765")
 TAG = "0B000000000001"

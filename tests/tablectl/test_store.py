@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import queue
 import shutil
 import sqlite3
+import threading
 from pathlib import Path
 
+import pytest
+
+from controller.records.eventlog import BadRow, Row, raw_of, raw_to_json
 from controller.sensing.events import ButtonPressed, ContactChanged, DeviceHealth, TagGone, TagSeen
 from tablectl.runtime import TableRuntime, TableSetup
-from tablectl.store import BadRow, EventStore, Row, raw_of, raw_to_json
+from tablectl.store import EventStore, StoreError, open_reader
 
 
 def _groups(n: int) -> list[tuple[Row, list[Row]]]:
@@ -112,3 +117,132 @@ def test_a_file_that_is_not_a_database_is_moved_aside(tmp_path: Path) -> None:
         assert [p.name for p in tmp_path.iterdir() if ".damaged-" in p.name]
     finally:
         store.close()
+
+
+def test_a_log_is_given_one_session_id_when_it_is_created(tmp_path: Path) -> None:
+    store = EventStore.open(tmp_path / "t.sqlite")
+    session_id = store.session_id
+    assert len(session_id) == 16 and int(session_id, 16) >= 0
+    assert store.meta()["session_id"] == session_id
+    store.close()
+    again = EventStore.open(tmp_path / "t.sqlite")
+    assert again.session_id == session_id  # written durably, made once
+    again.close()
+    other = EventStore.open(tmp_path / "other.sqlite")
+    assert other.session_id != session_id
+    other.close()
+
+
+def test_a_log_without_a_session_id_is_given_one(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    EventStore.open(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("DELETE FROM meta WHERE key = 'session_id'")
+    conn.commit()
+    conn.close()
+    store = EventStore.open(path)
+    try:
+        assert store.session_id and store.meta()["session_id"] == store.session_id
+    finally:
+        store.close()
+
+
+def test_a_reader_in_another_thread_reads_each_commit_while_the_store_writes(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    store = EventStore.open(path)
+    reader = open_reader(path)
+    commits: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+    done: queue.SimpleQueue[int] = queue.SimpleQueue()
+    seen: list[Row | BadRow] = []
+    last: list[int] = []
+
+    def read() -> None:
+        while commits.get() is not None:
+            while batch := reader.rows_after(seen[-1].seq if seen else 0, limit=3):
+                assert len(batch) <= 3
+                seen.extend(batch)
+            last.append(reader.last_seq())
+            done.put(len(seen))
+
+    thread = threading.Thread(target=read)
+    thread.start()
+    try:
+        for group in _groups(5):
+            store.append([group])
+            commits.put(store.last_seq)
+            assert done.get(timeout=10) == store.last_seq
+        commits.put(None)
+        thread.join(10)
+        assert not thread.is_alive()
+        assert [r.seq for r in seen] == list(range(1, 11))
+        assert seen == list(store.read())
+        assert last == [2, 4, 6, 8, 10]  # each commit was visible as soon as append returned
+        assert reader.rows_after(8) == seen[8:] and reader.rows_after(10) == []
+        assert reader.session_id == store.session_id
+        with pytest.raises(sqlite3.OperationalError):  # read-only
+            reader._conn.execute("DELETE FROM log")
+    finally:
+        reader.close()
+        store.close()
+
+
+def test_a_reader_reports_damaged_rows(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    store = EventStore.open(path)
+    store.append(_groups(2))
+    store.close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE log SET t = 7.5 WHERE seq = 2")
+    conn.commit()
+    conn.close()
+    with open_reader(path) as reader:
+        rows = reader.rows_after(0)
+    assert [type(r) for r in rows] == [Row, BadRow, Row, Row]
+    assert isinstance(rows[1], BadRow) and "checksum" in rows[1].error and "row 2" in rows[1].error
+
+
+def _files(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in directory.iterdir()}
+
+
+def test_a_snapshot_reader_changes_nothing_beside_a_closed_log(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    store = EventStore.open(path)
+    store.append(_groups(3))
+    store.close()
+    before = _files(tmp_path)
+    assert list(before) == ["t.sqlite"]
+    with open_reader(path, snapshot=True) as reader:
+        assert [r.seq for r in reader.rows_after(0)] == [1, 2, 3, 4, 5, 6]
+        assert reader.meta()["session_id"]
+    assert _files(tmp_path) == before  # no -wal, no -shm, not a byte changed
+
+
+def test_a_snapshot_reader_reads_the_wal_left_by_a_power_cut(tmp_path: Path) -> None:
+    path = tmp_path / "live" / "t.sqlite"
+    store = EventStore.open(path)
+    for group in _groups(4):
+        store.append([group])
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for suffix in ("", "-wal"):  # as a power cut leaves it: the last commits only in the -wal
+        shutil.copy(str(path) + suffix, copy / ("t.sqlite" + suffix))
+    store.close()
+    before = _files(copy)
+    with open_reader(copy / "t.sqlite", snapshot=True) as reader:
+        assert [r.seq for r in reader.rows_after(0)] == list(range(1, 9))
+        assert reader.last_seq() == 8
+    assert _files(copy) == before  # read from a private copy: no -shm made, the -wal untouched
+
+
+def test_a_reader_refuses_what_is_not_a_table_log(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="no such file"):
+        open_reader(tmp_path / "missing.sqlite")
+    (tmp_path / "junk.sqlite").write_bytes(b"this is not SQLite at all" * 100)
+    with pytest.raises(StoreError):
+        open_reader(tmp_path / "junk.sqlite", snapshot=True)
+    other = sqlite3.connect(tmp_path / "other.sqlite")
+    other.execute("CREATE TABLE t (x)")
+    other.close()
+    with pytest.raises(StoreError, match="not a table log"):
+        open_reader(tmp_path / "other.sqlite", snapshot=True)

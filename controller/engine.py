@@ -1,0 +1,311 @@
+"""The running table's pure core: inputs -> sensing -> table, and the rebuild from the event log.
+
+``Engine`` is an immutable value holding the sensing layer (``Sensing``) and the table
+(``TableState``). Each input gives the next engine and what it derived, with no clock, no
+thread and no I/O, so that the runtime (``tablectl.runtime``) and the rebuild after a
+restart (``rebuild``) run exactly the same code (the log's rows are those of
+``controller.records.eventlog``):
+
+* ``feed(raw event)`` and ``tick(t)``: the sensing layer's outputs; each table action among
+  them is stepped, notices are returned as they are;
+* ``act(action, source)``: an action from outside the sensors (the session line, the
+  arbiter's rulings and manual entries, a board started from its tag).
+
+What the sensing layer must be told as the table moves on is told here, from the table's
+own state, never from a guess: a ``BoardStart`` calls ``new_board`` first (what is pending
+from the last board is reported and stepped before it); a board that ends calls
+``end_board`` (cards gathered over the readers are not plays); and after every input the
+cards the sensing layer counts as played are made to agree with the cards the table has on
+it (the tricks and the cards held aside for a ruling): a card the table refused, or that a
+ruling sent back to the hand or made a penalty card, is ``withdraw``-n, so that its next
+arrival on a play zone is a play; a card the arbiter entered as played off the readers is
+``mark_played``. (A penalty card is withdrawn too: the player puts it face up in front of
+him and plays it, later, by putting it on his play zone.)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller import actions as a
+from controller.cards import DECK
+from controller.records.eventlog import (
+    OUTPUT_KINDS,
+    PUBLISHED_KINDS,
+    RAW_TYPES,
+    BadRow,
+    Derived,
+    Input,
+    Row,
+    decode_input,
+    output_rows,
+)
+from controller.sensing.deck import DeckRegistry
+from controller.sensing.events import DeviceHealth, RawEvent
+from controller.sensing.translate import Notice, Sensing, Settings
+from controller.table import BoardState, Phase, Step, TableState, step
+
+__all__ = [
+    "RAW_TYPES", "Derived", "Engine", "Outcome", "Rebuilt", "apply_input", "rebuild", "session_start",
+    "table_mask",
+]
+
+_PLAIN = (a.MakeCall, a.PlayCard, a.StopCard, a.AlertCard, a.CallDirector, a.PickUp)
+"""Sensed actions that, taken cleanly, never change which cards are on the table otherwise."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one input did: the next engine, the actions stepped, the notices, and for an
+    action from outside the sensors its own ``Step``."""
+
+    engine: Engine
+    derived: tuple[Derived, ...] = ()
+    notices: tuple[Notice, ...] = ()
+    step: Step | None = None
+
+    @property
+    def changed(self) -> bool:
+        """True if the input changed anything (a refused action alone changes nothing)."""
+        return bool(self.notices) or any(d.rejected is None for d in self.derived)
+
+    def rows(self, head: Row) -> tuple[Row, list[Row]]:
+        """The log rows of this outcome: the input row ``head`` and the derived rows."""
+        return head, output_rows(self.derived, self.notices)
+
+
+def _board_open(board: BoardState | None) -> bool:
+    return board is not None and board.phase is not Phase.DONE
+
+
+def table_mask(board: BoardState) -> int:
+    """Bit ``card.index`` set for each card the table has on it: played, held for a ruling, or
+    played early and standing until its turn (``deferred``)."""
+    mask = 0
+    play = board.play
+    if play is not None:
+        for trick in play.tricks:
+            for c in trick.cards:
+                mask |= 1 << c.index
+        for c in play.current.cards:
+            mask |= 1 << c.index
+    for held in board.held:
+        if held.card is not None:
+            mask |= 1 << held.card.index
+    for _seat, card in board.deferred:
+        mask |= 1 << card.index
+    return mask
+
+
+@dataclass(frozen=True, slots=True)
+class Engine:
+    """The sensing layer and the table as one value (see the module doc)."""
+
+    table: TableState
+    sensing: Sensing
+
+    @classmethod
+    def new(cls, decks: DeckRegistry, settings: Settings | None = None, deck: str | None = None) -> Engine:
+        """An engine at power-on: no session line yet, nothing on the readers."""
+        return cls(TableState.new(), Sensing.start(decks, settings, deck))
+
+    @property
+    def next_deadline(self) -> float | None:
+        """When ``tick`` is next due (table time), or None when nothing is pending."""
+        return self.sensing.next_deadline
+
+    def feed(self, event: RawEvent) -> Outcome:
+        """The engine after one raw sensor event (deadlines due before it first)."""
+        sensing, outs = self.sensing.feed(event)
+        if sensing is self.sensing and not outs:
+            return Outcome(self)
+        fold = _Fold(self.table, sensing)
+        fold.outputs(outs)
+        return fold.done()
+
+    def tick(self, t: float) -> Outcome:
+        """The engine at table time ``t``: what has become due in the sensing layer."""
+        sensing, outs = self.sensing.tick(t)
+        if sensing is self.sensing:
+            return Outcome(self)
+        fold = _Fold(self.table, sensing)
+        fold.outputs(outs)
+        return fold.done()
+
+    def act(self, action: a.Action, source: str = "arbiter") -> Outcome:
+        """The engine after an action from outside the sensors; the sensing layer's
+        deadlines due by the action's time are handled first (call ``tick`` before)."""
+        fold = _Fold(self.table, self.sensing)
+        result = fold.apply(action, source)
+        return fold.done(result)
+
+
+class _Fold:
+    """The mutable work of one input (one copy of the engine, frozen at the end)."""
+
+    __slots__ = ("derived", "notices", "sensing", "table")
+
+    def __init__(self, table: TableState, sensing: Sensing) -> None:
+        self.table = table
+        self.sensing = sensing
+        self.derived: list[Derived] = []
+        self.notices: list[Notice] = []
+
+    def outputs(self, outs: Iterable[object]) -> None:
+        for out in outs:
+            if isinstance(out, Notice):
+                self.notices.append(out)
+            else:
+                self.apply(out, "sensing")  # type: ignore[arg-type]
+
+    def apply(self, action: a.Action, source: str) -> Step:
+        if isinstance(action, a.BoardStart):
+            self.sensing, outs = self.sensing.new_board(action.t)
+            self.outputs(outs)
+        was_open = _board_open(self.table.board)
+        result = step(self.table, action)
+        self.table = result.state
+        rejected = next((ev.detail or "rejected" for ev in result.events if ev.kind == "rejected"), None)
+        self.derived.append(Derived(action, source, rejected, tuple(i.id for i in result.irregularities)))
+        if was_open and not _board_open(self.table.board) and not isinstance(action, a.BoardStart):
+            self.sensing, outs = self.sensing.end_board(action.t)
+            self.outputs(outs)
+        return result
+
+    def reconcile(self) -> None:
+        """Make the sensing layer's played cards those the table has on it (module doc)."""
+        board = self.table.board
+        if board is None or board.phase is Phase.DONE:
+            return
+        mask = table_mask(board)
+        played = self.sensing.played
+        if played == mask:
+            return
+        sensing = self.sensing
+        extra, missing = played & ~mask, mask & ~played
+        for card in DECK:
+            bit = 1 << card.index
+            if extra & bit:
+                sensing = sensing.withdraw(card)
+            elif missing & bit:
+                sensing = sensing.mark_played(card)
+        self.sensing = sensing
+
+    def done(self, result: Step | None = None) -> Outcome:
+        if any(d.source != "sensing" or d.rejected is not None or d.irregularities
+               or not isinstance(d.action, _PLAIN) for d in self.derived):
+            self.reconcile()
+        return Outcome(Engine(self.table, self.sensing), tuple(self.derived), tuple(self.notices), result)
+
+
+# -- the rebuild -------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Rebuilt:
+    """The engine rebuilt from a log, and what the rebuild found.
+
+    ``actions`` are the table actions the table took, in order (the table log);
+    ``rejected`` the table's refusals (``row <seq>: <reason>``); ``mismatches`` say where the
+    stored derived actions differ from those derived again (the inputs win); ``bad`` are the
+    damaged rows skipped.
+    """
+
+    engine: Engine
+    actions: list[a.Action] = field(default_factory=list)
+    inputs: int = 0
+    last_input: int = 0
+    last_t: float = 0.0
+    bad: list[BadRow] = field(default_factory=list)
+    mismatches: list[str] = field(default_factory=list)
+    health: dict[str, DeviceHealth] = field(default_factory=dict)
+    notices: list[Notice] = field(default_factory=list)
+    rejected: list[str] = field(default_factory=list)
+
+
+def session_start(session: Mapping[str, Any]) -> a.SessionStart:
+    """The session line (at table time 0) of a log's ``session`` meta: the code and the table settings."""
+    settings = dict(session)
+    code = str(settings.pop("code", "duplicate"))
+    return a.SessionStart(code, tuple(settings.items()), 0.0)
+
+
+def apply_input(engine: Engine, row: Row) -> Outcome:
+    """The outcome of one stored input on ``engine``; ValueError for an input that cannot be read."""
+    return _take(engine, decode_input(row))
+
+
+def _take(engine: Engine, given: Input) -> Outcome:
+    item = given.item
+    if item is None:
+        return engine.tick(given.t)
+    if isinstance(item, RAW_TYPES):
+        return engine.feed(item)
+    return engine.act(item, given.source)
+
+
+def _normal(value: object) -> object:
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
+def rebuild(rows: Iterable[Row | BadRow], start: Engine) -> Rebuilt:
+    """Re-run every stored input on ``start`` and check the derived rows against the stored ones.
+
+    ``run``, ``alert`` and ``result`` rows are ignored (they are outputs only).
+    """
+    out = Rebuilt(start)
+    group: list[Row] = []
+    head: Row | None = None
+    outcome: Outcome | None = None
+
+    def close() -> None:
+        if head is None:
+            return
+        stored = [r for r in group if r.kind in OUTPUT_KINDS]
+        fresh: list[Row] = [] if outcome is None else outcome.rows(head)[1]
+        mine = [(r.kind, _normal(dict(r.body))) for r in fresh]
+        theirs = [(r.kind, _normal(dict(r.body))) for r in stored]
+        if mine != theirs:
+            out.mismatches.append(f"input {head.seq} ({head.kind} at t={head.t:.3f}): stored "
+                                  f"{_brief(theirs)}, derived again {_brief(mine)}")
+
+    for row in rows:
+        if isinstance(row, BadRow):
+            out.bad.append(row)
+            continue
+        if row.kind in PUBLISHED_KINDS:
+            continue
+        out.last_t = max(out.last_t, row.t)
+        if not row.is_input:
+            if head is not None and row.input == head.seq:
+                group.append(row)
+            continue
+        close()
+        head, group, outcome = row, [], None
+        try:
+            given = decode_input(row)
+            outcome = _take(out.engine, given)
+        except (ValueError, TypeError) as exc:
+            out.bad.append(BadRow(row.seq, f"input row {row.seq} cannot be used: {exc}; skipped"))
+            continue
+        out.engine = outcome.engine
+        out.inputs += 1
+        out.last_input = row.seq
+        for d in outcome.derived:
+            if d.rejected is None:
+                out.actions.append(d.action)
+            else:
+                out.rejected.append(f"row {row.seq}: {d.rejected}")
+        out.notices.extend(outcome.notices)
+        if isinstance(given.item, DeviceHealth):
+            out.health[given.item.device] = given.item
+    close()
+    return out
+
+
+def _brief(rows: Sequence[tuple[str, object]]) -> str:
+    text = json.dumps(rows)
+    return text if len(text) < 300 else text[:297] + "..."
+
