@@ -34,7 +34,7 @@ from controller.values import evolve
 
 __all__ = [
     "ReplayReport", "board_actions", "outcome_json", "record_actions", "replay_log",
-    "replay_records",
+    "replay_records", "table_report",
 ]
 
 Progress = Callable[[int, int], None]
@@ -107,15 +107,21 @@ def replay_log(lines: Iterable[LogLine], progress: Progress | None = None) -> Re
         state = result.state
         if progress is not None and isinstance(line.action, a.BoardStart):
             progress(len(state.boards), 0)
+    return table_report(state, errors, rejected)
+
+
+def table_report(state: TableState, errors: Sequence[str] = (), rejected: Sequence[str] = ()) -> ReplayReport:
+    """The report of a table's state at the end of its log (the session finished, as a replay
+    of the log finishes it), with the log's ``errors`` and the actions the table ``rejected``."""
     state = finish_session(state)
     report: dict[str, Any] = {
         "session": _session_json(state),
         "boards": [outcome_json(o, state) for o in state.boards],
     }
     if errors:
-        report["errors"] = errors
+        report["errors"] = list(errors)
     if rejected:
-        report["rejected"] = rejected
+        report["rejected"] = list(rejected)
     return ReplayReport(state, report)
 
 

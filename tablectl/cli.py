@@ -11,18 +11,28 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from controller.engine import Engine, rebuild, session_start
 from controller.errors import BridgeTableError
 from controller.records import lin, pbn, tablelog
+from controller.records.eventlog import BadRow, Row
 from controller.records.export import records_of
 from controller.records.model import BoardRecord
-from controller.replay import ReplayReport, board_actions, replay_log, replay_records
+from controller.replay import ReplayReport, board_actions, replay_log, replay_records, table_report
+from controller.sensing.deck import DeckRegistry
+from controller.sensing.translate import Settings
 from tablectl import hardware, serve
+from tablectl.store import StoreError, open_reader
 
 __all__ = ["main"]
 
 
 class UsageError(BridgeTableError, ValueError):
     """The input cannot be used at all (missing file, unknown format, nothing readable)."""
+
+
+_TABLE_LOG = (".jsonl", ".log", ".json")
+_EVENT_LOG = (".sqlite", ".sqlite3", ".db")
+_SQLITE_HEADER = b"SQLite format 3\0"
 
 
 def _progress_printer(label: str) -> Any:
@@ -42,15 +52,68 @@ def load_records(path: Path) -> list[BoardRecord]:
         return pbn.load(path)
     if suffix == ".lin":
         return lin.load(path)
-    raise UsageError(f"{path}: unknown record format {suffix!r} (expected .jsonl, .pbn or .lin)")
+    raise UsageError(f"{path}: unknown record format {suffix!r} (expected .jsonl, .sqlite, .pbn or .lin)")
+
+
+def is_event_log(path: Path) -> bool:
+    """True for a table's own event log: an SQLite file (by its name or by its header)."""
+    if path.suffix.lower() in _EVENT_LOG:
+        return True
+    try:
+        with path.open("rb") as f:
+            return f.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def replay_event_log(path: Path) -> ReplayReport:
+    """The report of a table's own event log (``table.sqlite``), read-only: the table rebuilt
+    from its stored inputs exactly as the running table rebuilds itself at start-up."""
+    try:
+        with open_reader(path, snapshot=True) as reader:
+            meta = reader.meta()
+            rows = reader.rows_after(0)
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    if not rows and "session" not in meta:
+        raise UsageError(f"{path}: this table log is empty")
+    bad = [r for r in rows if isinstance(r, BadRow)]
+    if rows and len(bad) == len(rows):
+        raise UsageError(f"{path}: no row of this table log could be read ({bad[0].error})")
+    errors: list[str] = []
+    engine = _engine_of(meta, path, errors)
+    if "session" in meta and not any(isinstance(r, Row) and r.is_input for r in rows):
+        try:  # a log whose session line was never written: the table starts it from meta
+            engine = engine.act(session_start(meta["session"]), "session").engine
+        except (TypeError, ValueError) as exc:
+            errors.append(f"{path}: the stored session settings are unusable ({exc})")
+    rebuilt = rebuild(rows, engine)
+    result = table_report(rebuilt.engine.table, errors + [b.error for b in rebuilt.bad], rebuilt.rejected)
+    if rebuilt.mismatches:
+        result.report["mismatches"] = rebuilt.mismatches
+    return result
+
+
+def _engine_of(meta: dict[str, Any], path: Path, errors: list[str]) -> Engine:
+    """The engine at power-on of the session in ``meta`` (as ``TableRuntime`` makes it, without a config)."""
+    decks, settings, deck = DeckRegistry(), Settings(), None
+    try:
+        decks = DeckRegistry.from_mapping(meta["decks"]) if "decks" in meta else decks
+        settings = Settings(**meta["sensing"]) if "sensing" in meta else settings
+        deck = meta.get("deck", deck)
+    except (TypeError, ValueError) as exc:
+        errors.append(f"{path}: the stored decks or sensing settings are unusable ({exc}): defaults used")
+    return Engine.new(decks, settings, deck if isinstance(deck, str) else None)
 
 
 def replay_file(path: Path) -> ReplayReport:
-    """Replay a table log, PBN or LIN file; UsageError if it cannot be used at all."""
+    """Replay a table log, a table's event log, a PBN or LIN file; UsageError if it cannot be used at all."""
     if not path.is_file():
         raise UsageError(f"{path}: no such file")
+    if is_event_log(path):
+        return replay_event_log(path)
     progress = _progress_printer(path.name)
-    if path.suffix.lower() in (".jsonl", ".log", ".json"):
+    if path.suffix.lower() in _TABLE_LOG:
         lines = tablelog.load(path)
         if lines and all(line.action is None for line in lines):
             raise UsageError(f"{path}: no line of this table log could be read "
@@ -105,9 +168,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             return 2
         report = {"session": report["session"], "boards": [boards[args.record - 1]]}
     if args.pbn or args.lin:
-        if path.suffix.lower() not in (".jsonl", ".log", ".json"):
-            print("tablectl replay: --pbn and --lin export the boards of a table log (.jsonl)",
-                  file=sys.stderr)
+        if path.suffix.lower() not in _TABLE_LOG and not is_event_log(path):
+            print("tablectl replay: --pbn and --lin export the boards of a table log (.jsonl or "
+                  "the table's table.sqlite)", file=sys.stderr)
             return 2
         records = records_of(result.state)
         if args.pbn:
@@ -145,12 +208,13 @@ def _cmd_demo_replay(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tablectl", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("replay", help="replay a table log (.jsonl), PBN or LIN file")
+    p = sub.add_parser("replay", help="replay a table log (.jsonl), a table's event log (table.sqlite), "
+                       "PBN or LIN file")
     p.add_argument("file")
     p.add_argument("--json", action="store_true", help="print the JSON report (DESIGN.md)")
     p.add_argument("--compact", action="store_true", help="with --json: one line")
     p.add_argument("--record", type=int, help="only the Nth record of the file (from 1)")
-    p.add_argument("--pbn", metavar="OUT", help="write the boards of a table log as PBN, with "
+    p.add_argument("--pbn", metavar="OUT", help="write the boards of a table log (or table.sqlite) as PBN, with "
                    "irregularity marks, rulings as commentary, and time tables")
     p.add_argument("--lin", metavar="OUT", help="write the boards of a table log as LIN, with "
                    "rulings as commentary")
