@@ -20,7 +20,9 @@ from controller.table import Phase, TableState, step
 
 
 def corpus_files(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*") if p.suffix.lower() in (".pbn", ".lin"))
+    # results/ holds sessions' travellers and rankings (field scoring), not records of play
+    return sorted(p for p in root.rglob("*") if p.suffix.lower() in (".pbn", ".lin")
+                  and "results" not in p.relative_to(root).parts[:1])
 
 
 def load_all(files: list[Path]) -> list[BoardRecord]:

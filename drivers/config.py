@@ -20,6 +20,11 @@ listens. Example (every key but ``table.name`` is optional)::
     host = "0.0.0.0"
     port = 8080
 
+    [club]                             # the club room (tablectl room init prints these lines)
+    url = "mqtt://table-3:PASSWORD@192.168.1.10:1883/myclub"   # or mqtts:// with TLS
+    table_id = "3"
+    boards_per_round = 3               # optional: the console counts rounds
+
     [seats.N]
     unit = "serial:///dev/ttyACM0"     # one seat unit: readers, bidding box, button, LED
                                        # (drivers.open_table adds ?seat=N)
@@ -233,6 +238,9 @@ class TableConfig:
     hand_record: Path | None = None
     arbiter_pin_hash: str | None = None
     listen: Listen = field(default_factory=Listen)
+    club_url: str | None = None
+    table_id: str | None = None
+    boards_per_round: int | None = None
 
     def seat(self, seat: str) -> SeatDevices:
         """The devices of ``seat`` (none when the config names none)."""
@@ -287,7 +295,7 @@ def check_device_url(url: str, where: str) -> str:
 
 # -- the table config file ---------------------------------------------------------------
 
-_TOP_KEYS = {"table", "arbiter", "listen", "seats", "gpio"}
+_TOP_KEYS = {"table", "arbiter", "listen", "seats", "gpio", "club"}
 _TABLE_KEYS = {"name", "code", "deck", "board_reader", "boards", "hand_record"}
 _SEAT_KEYS = {"unit", "play", "spread"}
 _GPIO_KEYS = {"url", "numbering", "bouncetime_ms", "contacts_active_low", "buttons", "leds", "buzzers",
@@ -390,6 +398,18 @@ def loads(text: str, path: str | Path = "<string>") -> TableConfig:
     listen = Listen(host=listen_table.string("host", "127.0.0.1") or "127.0.0.1",
                     port=listen_table.integer("port", 8000, 1, 65535))
 
+    club = top.table("club")
+    club.only({"url", "table_id", "boards_per_round"})
+    club_url = club.string("url")
+    raw_id = club.data.get("table_id")
+    table_id = str(raw_id) if isinstance(raw_id, int) and not isinstance(raw_id, bool) else club.string("table_id")
+    if (club_url is None) != (table_id is None):
+        raise club.fail("url" if club_url is None else "table_id", "is needed too: [club] names the room's url "
+                        "and this table's table_id together")
+    if table_id is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,16}", table_id):
+        raise club.fail("table_id", "must be 1 to 16 letters, digits, '-' or '_'")
+    boards_per_round = club.integer("boards_per_round", 0, 0, 36) or None
+
     seats_table = top.table("seats")
     seats: list[SeatDevices] = []
     for seat in seats_table.data:
@@ -428,7 +448,8 @@ def loads(text: str, path: str | Path = "<string>") -> TableConfig:
 
     return TableConfig(path=Path(path), name=name, code=code, seats=tuple(seats),
                        board_reader=table.url("board_reader", base), gpio_url=gpio_url, gpio=gpio, deck=deck,
-                       boards=boards, hand_record=hand_record, arbiter_pin_hash=pin_hash, listen=listen)
+                       boards=boards, hand_record=hand_record, arbiter_pin_hash=pin_hash, listen=listen,
+                       club_url=club_url, table_id=table_id, boards_per_round=boards_per_round)
 
 
 def load(path: str | Path) -> TableConfig:

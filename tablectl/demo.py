@@ -146,12 +146,15 @@ def pick_boards(path: Path, count: int, seed: int) -> list[DemoBoard]:
 class DemoOptions:
     """How the demo plays: ``speed`` (table seconds per real second; think times are in table
     seconds), ``irregularity_rate`` (chance per board), ``auto_rule_after`` (real seconds
-    before the demo rules itself; None: never), ``seed``."""
+    before the demo rules itself; None: never), ``seed``; ``first_irregularity`` (one of
+    ``IRREGULARITIES``) is committed early on the first board, whatever the rate (the room
+    demo shows a newcomer what the product is for within its first minutes)."""
 
     speed: float = 1.0
     irregularity_rate: float = 0.3
     auto_rule_after: float | None = 45.0
     seed: int = 1
+    first_irregularity: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,6 +352,9 @@ class DemoPlayers:
     def _plan(self, number: int | None) -> _Plan:
         if number is None:
             return _Plan(None, 0)
+        first = self.options.first_irregularity
+        if first is not None and self.boards and number == self.boards[0].number:
+            return _Plan(first, 2)
         rng = random.Random(f"{self.options.seed}:plan:{number}")
         if rng.random() >= self.options.irregularity_rate:
             return _Plan(None, 0)

@@ -53,6 +53,7 @@ from controller.engine import RAW_TYPES, Engine, Outcome, Rebuilt, rebuild, sess
 from controller.records import lin, pbn, tablelog
 from controller.records.eventlog import FORMAT, BadRow, Row, input_row
 from controller.records.export import records_of
+from controller.room.messages import room_rows
 from controller.seats import Seat
 from controller.sensing import deck as deck_json
 from controller.sensing.deck import DeckRegistry
@@ -98,14 +99,22 @@ class TableSetup:
 
 
 class _Submit:
-    __slots__ = ("action", "done", "error", "result", "source")
+    __slots__ = ("action", "done", "error", "reply", "result", "source")
 
-    def __init__(self, action: a.Action, source: str) -> None:
+    def __init__(self, action: a.Action, source: str, reply: Mapping[str, Any] | None = None) -> None:
         self.action = action
         self.source = source
+        self.reply = reply
         self.done = threading.Event()
         self.result: Submitted | None = None
         self.error: BaseException | None = None
+
+
+class _Report:
+    __slots__ = ("body",)
+
+    def __init__(self, body: Mapping[str, Any]) -> None:
+        self.body = body
 
 
 class _Sync:
@@ -116,7 +125,7 @@ class _Sync:
 
 
 _STOP = object()
-_Item = RawEvent | _Submit | _Sync | object
+_Item = RawEvent | _Submit | _Sync | _Report | object
 
 
 class TableRuntime:
@@ -128,13 +137,15 @@ class TableRuntime:
 
     def __init__(self, store: EventStore | str | Path, setup: TableSetup | None = None, *,
                  indicator: Indicator | None = None,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+                 monotonic: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time) -> None:
         self.setup = setup or TableSetup()
         if not (math.isfinite(self.setup.speed) and self.setup.speed > 0):
             raise ValueError(f"speed must be a positive number, not {self.setup.speed!r}")
         self.store = store if isinstance(store, EventStore) else EventStore.open(store)
         self.indicator = indicator
         self._mono = monotonic
+        self._wall = wall
         self._speed = float(self.setup.speed)
         self._queue: queue.SimpleQueue[_Item] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
@@ -310,7 +321,17 @@ class TableRuntime:
         """Stamp ``action`` with the table clock, log it durably, then apply it (TableService)."""
         return self._submit(action, "arbiter")
 
-    def _submit(self, action: a.Action, source: str) -> Submitted:
+    def command(self, action: a.Action, reply: Mapping[str, Any]) -> Submitted:
+        """Like ``submit``, for a decision that came from the room's console: logged with source
+        ``console``, and answered in the log by an ``alert`` row, ``reply`` plus ``accepted`` and
+        the table's ``reason`` for a refusal (``tablectl.room.link`` publishes it)."""
+        return self._submit(action, "console", reply)
+
+    def report(self, body: Mapping[str, Any]) -> None:
+        """Log an ``alert`` row of the runtime's own (a refused, unreadable command), for the room."""
+        self._queue.put(_Report(body))
+
+    def _submit(self, action: a.Action, source: str, reply: Mapping[str, Any] | None = None) -> Submitted:
         if not dataclasses.is_dataclass(action) or not hasattr(action, "t") or isinstance(action, RAW_TYPES):
             raise TypeError(f"not a table action: {action!r}")
         if threading.current_thread() is self._thread:
@@ -318,7 +339,7 @@ class TableRuntime:
                                "itself: hand it to another thread")
         if not self.running:
             raise RuntimeError("the table is not running")
-        pending = _Submit(action, source)
+        pending = _Submit(action, source, reply)
         self._queue.put(pending)
         pending.done.wait()
         if pending.error is not None:
@@ -389,16 +410,24 @@ class TableRuntime:
         outcomes: list[Outcome] = []
         answers: list[tuple[_Submit, Step]] = []
         syncs: list[_Sync] = []
+        reports: list[_Report] = []
         health: list[DeviceHealth] = []
         last_t = self._last_t
         stop = False
 
-        def take(head: Row, outcome: Outcome) -> None:
+        def take(head: Row, outcome: Outcome, reply: Mapping[str, Any] | None = None) -> None:
             nonlocal engine, last_t
+            room = room_rows(engine.table, outcome.engine.table)
             engine = outcome.engine
             last_t = max(last_t, head.t)
             self._last_t = last_t
-            groups.append(outcome.rows(head))
+            head, derived = outcome.rows(head)
+            if room or reply is not None:
+                wall = round(self._wall(), 3)
+                derived += [Row(kind, head.t, {**body, "at": wall}) for kind, body in room]
+                if reply is not None:
+                    derived.append(Row("alert", head.t, {**_answer(reply, outcome), "at": wall}))
+            groups.append((head, derived))
             outcomes.append(outcome)
 
         def tick_to(t: float) -> None:
@@ -417,6 +446,9 @@ class TableRuntime:
             if isinstance(item, _Sync):
                 syncs.append(item)
                 continue
+            if isinstance(item, _Report):
+                reports.append(item)
+                continue
             now = self.clock()
             try:
                 if isinstance(item, _Submit):
@@ -424,7 +456,7 @@ class TableRuntime:
                     tick_to(t)
                     action = self._complete(dataclasses.replace(item.action, t=t))
                     outcome = engine.act(action, item.source)
-                    take(input_row(action, t, item.source), outcome)
+                    take(input_row(action, t, item.source), outcome, item.reply)
                     assert outcome.step is not None
                     answers.append((item, outcome.step))
                     self._boards(outcome, take)
@@ -446,6 +478,8 @@ class TableRuntime:
             tick_to(self.clock())
         try:
             rows = self.store.append(groups)
+            for report in reports:
+                rows.append(self.store.note(Row("alert", self._last_t, {**report.body, "at": round(self._wall(), 3)})))
         except StoreError as exc:
             log.error("%s: the inputs of this moment are lost and the table is unchanged", exc)
             self._last_t = saved_last
@@ -455,7 +489,8 @@ class TableRuntime:
             for marker in syncs:
                 marker.done.set()
             return stop
-        changes = sum(1 for o in outcomes if o.changed) + len(health)
+        changes = (sum(1 for o in outcomes if o.changed) + len(health) + len(reports)
+                   + sum(1 for pending, _step in answers if pending.reply is not None))
         with self._lock:
             for o in outcomes:
                 self._actions.extend(d.action for d in o.derived if d.rejected is None)
@@ -570,6 +605,19 @@ class TableRuntime:
             fn(*args)
         except Exception as exc:  # a seat's LED must never stop the table
             log.warning("indicator %s%r failed: %s", getattr(fn, "__name__", fn), args, exc)
+
+
+def _answer(reply: Mapping[str, Any], outcome: Outcome) -> dict[str, Any]:
+    """The ``alert`` body answering a console's command: taken, or refused and why."""
+    step = outcome.step
+    reason = None if step is None else next((ev.detail or "refused" for ev in step.events if ev.kind == "rejected"),
+                                            None)
+    out: dict[str, Any] = {**reply, "accepted": reason is None, "reason": reason, "alarm": False}
+    out["what"] = ("the console's command was applied" if reason is None
+                   else f"the console's command was refused: {reason}")
+    if step is not None and step.irregularities:
+        out["irregularities"] = [i.id for i in step.irregularities]
+    return out
 
 
 def _seats_to_light(state: TableState) -> frozenset[Seat]:

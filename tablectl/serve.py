@@ -34,6 +34,7 @@ from controller.errors import BridgeTableError
 from controller.sensing.deck import DeckRegistry
 from drivers.config import Listen, TableConfig, hash_pin, load_deck, verify_pin
 from drivers.config import load as load_config
+from tablectl.room.serve import add_link_options, open_link
 from tablectl.runtime import TableRuntime, TableSetup, load_board_tags, load_hand_record
 from web_ui.service import WebSettings
 
@@ -42,6 +43,8 @@ __all__ = ["add_commands", "default_data_dir", "setup_logging"]
 log = logging.getLogger("tablectl")
 
 DB_NAME = "table.sqlite"
+IRREGULARITY_KINDS = ("insufficient_bid", "call_out_of_rotation", "exposed_card", "lead_out_of_turn", "revoke")
+"""What ``demo --first-irregularity`` can commit (``tablectl.demo.IRREGULARITIES``)."""
 DEFAULT_PORT = Listen().port
 PAGES = (("table", "/"), ("arbiter", "/arbiter"), ("spectator", "/spectator"))
 _K = TypeVar("_K")
@@ -204,6 +207,7 @@ def _common(p: argparse.ArgumentParser, data_dir_help: str) -> None:
     p.add_argument("--new-session", action="store_true",
                    help="move the data dir's log aside (table-<time>.sqlite) and start a new session")
     p.add_argument("--verbose", action="store_true", help="debug logging")
+    add_link_options(p)
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -233,6 +237,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     d.add_argument("--corpus-file", help="a PBN file of the corpus (relative to $BRIDGE_CORPUS)")
     d.add_argument("--no-tempo", action="store_true", help="do not time calls and cards for hesitations")
     d.add_argument("--ack-log", action="store_true", help=argparse.SUPPRESS)
+    d.add_argument("--first-irregularity", choices=IRREGULARITY_KINDS, metavar="KIND",
+                   help=f"commit this irregularity early on the first board ({', '.join(IRREGULARITY_KINDS)})")
     _common(d, f"where the log ({DB_NAME}) lives (default ./.demo-data)")
     d.set_defaults(func=_cmd_demo)
 
@@ -275,6 +281,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return 2
     runtime.indicator = devices.indicator
     runtime.start(devices.sources)
+    try:
+        link = open_link(args, runtime, config)
+    except (BridgeTableError, ValueError) as exc:
+        runtime.stop()
+        print(f"tablectl run: {exc}", file=sys.stderr)
+        return 2
     host, port = _listen(args, config)
     print(f"{config.name}: {runtime.store.path}")
     settings = WebSettings(check_pin=_check_pin(pin_hash), table_name=config.name)
@@ -287,6 +299,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         _print_urls(host, port, pin, started)
         return _serve(runtime, settings, host, port)
     finally:
+        if link is not None:
+            link.stop()
         runtime.stop()
 
 
@@ -326,7 +340,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         return 2
     sim = SimTable(deck, runtime.clock, name="sim")
     options = DemoOptions(args.speed, args.irregularity_rate,
-                          None if args.auto_rule_after < 0 else args.auto_rule_after, args.seed)
+                          None if args.auto_rule_after < 0 else args.auto_rule_after, args.seed,
+                          args.first_irregularity)
     players = DemoPlayers(runtime, sim, boards, options, say=lambda line: print(line, flush=True))
     players.restore()
     if args.ack_log:
@@ -339,6 +354,12 @@ def _cmd_demo(args: argparse.Namespace) -> int:
           f"log {runtime.store.path}", flush=True)
     print(f"resumed at input {runtime.rebuilt.last_input}: {describe(runtime.snapshot())}", flush=True)
     runtime.start([sim])
+    try:
+        link = open_link(args, runtime)
+    except (BridgeTableError, ValueError) as exc:
+        runtime.stop()
+        print(f"tablectl demo: {exc}", file=sys.stderr)
+        return 2
     pin_hash, pin = _pin(args, None, generate=True)
     host, port = _listen(args, None)
     stop = threading.Event()
@@ -362,6 +383,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         return code
     finally:
         stop.set()
+        if link is not None:
+            link.stop()
         runtime.stop()
 
 

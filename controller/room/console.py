@@ -161,10 +161,12 @@ class Room:
         return Received(True, tables=(table,))
 
     def _state(self, tile: Tile, msg: Json) -> Received:
-        online = bool(msg.get("online", False))
+        body = msg.get("body")
+        body = body if isinstance(body, dict) else {}
+        online = bool(msg.get("online", body.get("online", False)))
         tile.online = online
         if online:
-            tile.state = msg
+            tile.state = {**body, "online": True, "session": msg.get("session"), "seq": msg.get("seq")}
             tile.session = str(msg.get("session", tile.session or ""))
             tile.state_time = _time(msg)
         elif tile.state is not None:
@@ -251,8 +253,8 @@ class Room:
                 return None
             session, stream = max(sessions, key=lambda kv: kv[1].acked)
             return session, stream.acked
-        stream = self.streams.get((table, tile.session))
-        return tile.session, 0 if stream is None else stream.acked
+        held = self.streams.get((table, tile.session))
+        return tile.session, 0 if held is None else held.acked
 
     def snapshot(self, now: float) -> Json:
         """The whole room for the console page (JSON)."""

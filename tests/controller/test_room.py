@@ -110,7 +110,7 @@ def test_room_queues_a_call_per_irregularity_and_resolves_it_when_ruled() -> Non
 
 def test_room_tile_goes_offline_on_the_last_will_and_travellers_fill_in() -> None:
     room = Room("c")
-    room.receive("state", "3", {**_msg(0, 0, {}), "online": True, "board": 2, "phase": "play"}, 1.0)
+    room.receive("state", "3", {**_msg(0, 0, {"online": True, "board": 2, "phase": "play"}), "online": True}, 1.0)
     room.receive("result", "3", _msg(4, 0, {"number": 2, "contract": "4S", "declarer": "N", "tricks": 10,
                                             "result": "=", "score_ns": 420, "status": "played"}), 2.0)
     room.receive("state", "3", {"v": 1, "club": "c", "table": "3", "online": False}, 3.0)

@@ -1,0 +1,352 @@
+"""The Director's console: every table of the room in one place (``tablectl console``).
+
+``Console`` subscribes to every table of the club (``bridge/<club>/table/+/#``, QoS 1, a
+persistent session so that the broker keeps what arrives while the console is away), folds
+each message into ``controller.room.console.Room`` on one thread of its own, keeps every
+outbox message it has not seen in ``console.sqlite`` (so a restarted console holds what it
+held), and acknowledges, per table, the highest seq it holds with nothing missing (retained
+``bridge/<club>/console/ack/<id>``, with this console's instance id: a console that starts
+again with less makes the tables send again). Rulings and manual entries go to a table's
+``command`` topic and the table's answer comes back on its ``alert`` topic
+(``tablectl.room.commands``). The pages (``web_ui.console``) read ``snapshot`` and
+``view``, and are told of every change through ``subscribe``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import queue
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller.room.console import Call, Room
+from tablectl.room.address import ClubAddress
+from tablectl.room.commands import command
+from tablectl.room.link import iso
+
+__all__ = ["Console", "ConsoleStore"]
+
+log = logging.getLogger(__name__)
+
+_KINDS = ("state", "event", "alert", "result")
+_LIMIT = 1 << 20
+"""Bytes: a longer message from a table is dropped (a table never sends one)."""
+
+Json = dict[str, Any]
+
+
+class ConsoleStore:
+    """The console's copy of every table's outbox, and the Director's marks, in SQLite."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.executescript("""
+            CREATE TABLE IF NOT EXISTS message (table_id TEXT NOT NULL, session TEXT NOT NULL, seq INTEGER NOT NULL,
+                kind TEXT NOT NULL, payload TEXT NOT NULL, received REAL NOT NULL,
+                PRIMARY KEY (table_id, session, seq));
+            CREATE TABLE IF NOT EXISTS state (table_id TEXT PRIMARY KEY, payload TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS mark (key TEXT PRIMARY KEY, state TEXT NOT NULL, at REAL NOT NULL);
+        """)
+
+    def add(self, messages: list[tuple[str, str, int, str, str, float]], states: dict[str, str]) -> None:
+        """Keep new outbox messages (a held one is ignored) and each table's latest state, in one transaction."""
+        if not messages and not states:
+            return
+        self._conn.execute("BEGIN")
+        try:
+            self._conn.executemany("INSERT OR IGNORE INTO message VALUES (?, ?, ?, ?, ?, ?)", messages)
+            self._conn.executemany("INSERT OR REPLACE INTO state VALUES (?, ?)", list(states.items()))
+            self._conn.execute("COMMIT")
+        except sqlite3.Error:
+            self._conn.execute("ROLLBACK")
+            raise
+
+    def mark(self, key: str, state: str, at: float) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO mark VALUES (?, ?, ?)", (key, state, at))
+
+    def load(self) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]], list[tuple[str, str, float]]]:
+        """Everything kept: (table, kind, payload) in order of arrival, the states, the marks."""
+        messages = [(str(t), str(k), str(p)) for t, k, p in self._conn.execute(
+            "SELECT table_id, kind, payload FROM message ORDER BY received, rowid")]
+        states = [(str(t), str(p)) for t, p in self._conn.execute("SELECT table_id, payload FROM state")]
+        marks = [(str(k), str(s), float(a)) for k, s, a in self._conn.execute("SELECT key, state, at FROM mark")]
+        return messages, states, marks
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.close()
+
+
+class Console:
+    """The console's link to the room (module doc). ``start()``, then ``stop()``."""
+
+    def __init__(self, address: ClubAddress, data_dir: Path, *, keepalive: int = 5,
+                 wall: Callable[[], float] = time.time) -> None:
+        self.address = address
+        self.club = address.club
+        self.room = Room(address.club)
+        self.instance = secrets.token_hex(6)
+        self.store = ConsoleStore(Path(data_dir) / "console.sqlite")
+        self._wall = wall
+        self._queue: queue.SimpleQueue[tuple[str, bytes, float] | None] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._subscribers: list[Callable[[Json], None]] = []
+        self._acks: dict[str, tuple[str, int]] = {}
+        self._connected = False
+        self.version = 0
+        self.received = 0
+        self.duplicates = 0
+        self._thread: threading.Thread | None = None
+        self._restore()
+        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bridge-{self.club}-console",
+                                   clean_session=False)
+        if address.username:
+            self._client.username_pw_set(address.username, address.password)
+        if address.tls:
+            self._client.tls_set(ca_certs=address.ca_file)
+        self._client.reconnect_delay_set(min_delay=1, max_delay=5)
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_message = self._on_message
+
+    def _restore(self) -> None:
+        messages, states, marks = self.store.load()
+        now = self._wall()
+        for table, kind, payload in messages:
+            with contextlib.suppress(ValueError, TypeError, KeyError):
+                self.room.receive(kind, table, json.loads(payload), now)
+        for table, payload in states:
+            with contextlib.suppress(ValueError, TypeError, KeyError):
+                msg = json.loads(payload)
+                self.room.receive("state", table, msg, now)
+                self.room.tile(table).online = False  # until the table says so again
+        for key, state, at in marks:
+            with contextlib.suppress(KeyError, ValueError):
+                self.room.mark(key, state, at)
+        if messages:
+            log.info("console: %d messages of %d tables restored from %s", len(messages), len(self.room.tiles),
+                     self.store.path)
+
+    # -- running -----------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="console", daemon=True)
+        self._thread.start()
+        self._client.connect_async(self.address.host, self.address.port, keepalive=5)
+        self._client.loop_start()
+
+    def stop(self) -> None:
+        self._client.disconnect()
+        self._client.loop_stop()
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout=10)
+            self._thread = None
+        self.store.close()
+
+    @property
+    def connected(self) -> bool:
+        return self._connected
+
+    def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
+                    properties: object) -> None:
+        if reason.is_failure:
+            log.error("the room's broker %s refused the console: %s", self.address.url(), reason)
+            return
+        self._connected = True
+        log.info("console linked to the room %s", self.address.url())
+        client.subscribe(f"bridge/{self.club}/table/+/#", qos=1)
+        with self._lock:
+            acks = dict(self._acks)
+        for table, (session, seq) in acks.items():
+            self._publish_ack(table, session, seq)
+        self._notify()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
+                       properties: object) -> None:
+        self._connected = False
+        log.warning("console lost the room's broker (%s): reconnecting", reason)
+        self._notify()
+
+    def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
+        self._queue.put((message.topic, bytes(message.payload), self._wall()))
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            items = [item]
+            while len(items) < 500:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    self._queue.put(None)
+                    break
+                items.append(nxt)
+            try:
+                self._take(items)
+            except Exception:
+                log.exception("console: %d messages could not be taken", len(items))
+
+    def _take(self, items: list[tuple[str, bytes, float]]) -> None:
+        kept: list[tuple[str, str, int, str, str, float]] = []
+        states: dict[str, str] = {}
+        alarms: list[Json] = []
+        touched: set[str] = set()
+        with self._lock:
+            for topic, payload, now in items:
+                parsed = self._parse(topic, payload)
+                if parsed is None:
+                    continue
+                kind, table, msg = parsed
+                if kind == "state" and not payload:
+                    continue
+                got = self.room.receive(kind, table, msg, now)
+                self.received += 1
+                if not got.new:
+                    self.duplicates += 1
+                    continue
+                touched.add(table)
+                text = payload.decode("utf-8", "replace")
+                if kind == "state":
+                    states[table] = text
+                else:
+                    kept.append((table, str(msg.get("session", "")), int(msg.get("seq", 0)), kind, text, now))
+                if got.alarm is not None:
+                    alarms.append({"table": table, "text": got.alarm, "at": msg.get("at"),
+                                   "received": now})
+            self.store.add(kept, states)
+            acks = {}
+            for table in touched:
+                ack = self.room.acknowledged(table)
+                if ack is not None and self._acks.get(table) != ack:
+                    self._acks[table] = ack
+                    acks[table] = ack
+            self.version += 1
+            self._changed.notify_all()
+        for table, (session, seq) in acks.items():
+            self._publish_ack(table, session, seq)
+        for alarm in alarms:
+            self._emit({"kind": "alarm", **alarm})
+        if touched:
+            self._notify()
+
+    def _parse(self, topic: str, payload: bytes) -> tuple[str, str, Json] | None:
+        parts = topic.split("/")
+        if len(parts) < 5 or parts[0] != "bridge" or parts[1] != self.club or parts[2] != "table":
+            return None
+        table, kind = parts[3], parts[4]
+        if kind not in _KINDS or len(payload) > _LIMIT:
+            return None
+        if not payload:
+            return (kind, table, {}) if kind == "state" else None
+        try:
+            msg = json.loads(payload)
+        except (ValueError, UnicodeDecodeError):
+            log.warning("console: unreadable message on %s dropped", topic)
+            return None
+        if not isinstance(msg, dict) or str(msg.get("table", table)) != table:
+            log.warning("console: message on %s names another table: dropped", topic)
+            return None
+        if kind != "state" and not isinstance(msg.get("seq"), int):
+            return None
+        return kind, table, msg
+
+    def _publish_ack(self, table: str, session: str, seq: int) -> None:
+        body = {"v": 1, "club": self.club, "table": table, "session": session, "seq": seq,
+                "console": self.instance, "time": iso(self._wall())}
+        self._client.publish(f"bridge/{self.club}/console/ack/{table}", json.dumps(body), qos=1, retain=True)
+
+    # -- what the pages use ---------------------------------------------------------------------------
+
+    def snapshot(self) -> Json:
+        with self._lock:
+            out = self.room.snapshot(self._wall())
+            out["version"] = self.version
+        out["connected"] = self._connected
+        return out
+
+    def view(self, table: str) -> Json | None:
+        with self._lock:
+            return self.room.view(table)
+
+    def opened(self, table: str) -> None:
+        with self._lock:
+            self.room.opened(table, self._wall())
+            for call in self.room.calls.values():
+                if call.table == table and call.state == "being_ruled":
+                    self.store.mark(call.key, call.state, self._wall())
+            self.version += 1
+        self._notify()
+
+    def mark(self, key: str, state: str) -> Call:
+        with self._lock:
+            call = self.room.mark(key, state, self._wall())
+            self.store.mark(key, state, self._wall())
+            self.version += 1
+        self._notify()
+        return call
+
+    def send(self, table: str, kind: str, body: Json) -> str:
+        """Publish a command to ``table``; returns its ref (the table's answer names it)."""
+        ref = f"c-{secrets.token_hex(6)}"
+        message = command(self.club, table, ref, kind, body, iso(self._wall()))
+        info = self._client.publish(f"bridge/{self.club}/table/{table}/command", json.dumps(message), qos=1)
+        if info.rc != mqtt.MQTT_ERR_SUCCESS:
+            raise ConnectionError("the room's broker cannot be reached: the command was not sent")
+        with self._lock:
+            for call in self.room.calls.values():
+                if call.table == table and call.state in ("called", "acknowledged"):
+                    call.state = "being_ruled"
+        return ref
+
+    def reply(self, ref: str, timeout: float) -> Json | None:
+        """The table's answer to command ``ref``, waiting at most ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while ref not in self.room.replies:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._changed.wait(left)
+            return self.room.replies[ref]
+
+    def subscribe(self, callback: Callable[[Json], None]) -> Callable[[], None]:
+        """``callback(message)`` on every change (``{"kind": "changed"}``) and alarm; from the console thread."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock, contextlib.suppress(ValueError):
+                self._subscribers.remove(callback)
+        return unsubscribe
+
+    def _notify(self) -> None:
+        self._emit({"kind": "changed", "version": self.version})
+
+    def _emit(self, message: Json) -> None:
+        with self._lock:
+            callbacks = list(self._subscribers)
+        for callback in callbacks:
+            try:
+                callback(message)
+            except Exception:
+                log.exception("a console subscriber failed")

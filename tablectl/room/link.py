@@ -1,0 +1,320 @@
+"""The table's link to the club room: its event log published over MQTT (paho-mqtt 2).
+
+``TableLink(runtime, address, table_id)`` runs on two threads of its own, so the table's
+engine never waits on the network: paho's network thread, and the link's publisher thread.
+The engine thread only sets a flag after each commit (``TableRuntime.subscribe``).
+
+* **Outbox** (DESIGN.md, the club room): the log itself. The publisher reads the rows after
+  its cursor with its own read-only SQLite connection and publishes each ``derived`` row on
+  ``event``, each ``alert`` row on ``alert`` and each ``result`` row on ``result/<board>``
+  (retained), QoS 1, in order. Every message carries the envelope ``v, club, table,
+  session, seq, time`` (``seq`` is the row's), plus ``prev`` (the seq of the outbox row
+  before it, 0 for the first: the console can tell it holds everything up to a seq), ``at``
+  (the same time in epoch seconds) and ``body``.
+* **Acknowledgement**: the console publishes, retained, the session and the highest seq it
+  holds with nothing missing (``console/ack/<id>``). After every (re)connection the cursor
+  goes back to that seq (everything, when no console has acknowledged this session, or a
+  console restarted with less), so a broker that lost messages, a link that dropped, a table
+  that restarted: each gets the console everything it lacks. The console drops duplicates.
+* **State**: retained on ``state`` after every change: the tile (``controller.room.messages.
+  table_state``), and for the Director the table's arbiter view (``view``, with claim help
+  while a claim is pending). The last will is ``{"online": false}``, published retained by
+  the broker when the table vanishes, and by the link itself on a clean stop.
+* **Commands** from the console (``command``) are checked exactly as the arbiter page
+  checks the same decision (``web_ui.models``), then submitted to the table as an input
+  whose source is ``console``; the table's answer (taken, or refused and why) comes back on
+  ``alert`` as ``{"alert": "command", "ref": ..., "accepted": ..., "reason": ...}``, a durable
+  row like any other. A command that cannot be read is refused the same way and changes
+  nothing. Commands run on a worker thread (``submit`` waits for the engine).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import queue
+import ssl
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller.records.eventlog import BadRow, Row
+from controller.room.messages import SCHEMA, table_state
+from tablectl.room.address import ClubAddress, Topics
+from tablectl.store import open_reader
+
+__all__ = ["COMMAND_LIMIT", "TableLink", "envelope", "iso"]
+
+log = logging.getLogger(__name__)
+
+COMMAND_LIMIT = 16_384
+"""Bytes: a longer command is refused unread."""
+_BATCH = 200
+_ACK_WAIT = 1.0
+"""Seconds the link waits, after connecting, for the console's retained acknowledgement."""
+
+Json = dict[str, Any]
+
+
+def iso(epoch: float) -> str:
+    """``epoch`` as ISO 8601 UTC with milliseconds."""
+    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def envelope(club: str, table: str, session: str, seq: int, at: float, body: Json, prev: int | None = None) -> Json:
+    """A room message: the envelope of DESIGN.md around ``body``."""
+    out: Json = {"v": SCHEMA, "club": club, "table": table, "session": session, "seq": seq,
+                 "time": iso(at), "at": round(at, 3)}
+    if prev is not None:
+        out["prev"] = prev
+    out["body"] = body
+    return out
+
+
+class TableLink:
+    """One table's link to the room (module doc). ``start()`` once the runtime runs; ``stop()``."""
+
+    def __init__(self, runtime: Any, address: ClubAddress, table_id: str, *, keepalive: int = 5,
+                 boards_per_round: int | None = None, pairs: Json | None = None,
+                 wall: Callable[[], float] = time.time) -> None:
+        self.runtime = runtime
+        self.address = address
+        self.table = table_id
+        self.topics = Topics(address.club, table_id)
+        self.keepalive = keepalive
+        self.boards_per_round = boards_per_round
+        self.pairs = pairs or {"NS": table_id, "EW": table_id}
+        self._wall = wall
+        self.session: str = runtime.store.session_id
+        self._reader = open_reader(runtime.store.path)
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._connected = False
+        self._cursor = 0
+        self._prev = 0
+        self._acked: int | None = None
+        self._ack_console: str | None = None
+        self._ack_seen = threading.Event()
+        self._rewind = False
+        self._state_seq = -1
+        self._commands: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self.published = 0
+        """Outbox messages handed to the broker so far (every resend counts)."""
+        self._client = self._make_client()
+        self._threads: list[threading.Thread] = []
+        self._unsubscribe: Callable[[], None] | None = None
+
+    # -- the MQTT client ----------------------------------------------------------------------------
+
+    def _make_client(self) -> mqtt.Client:
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bridge-{self.address.club}-table-{self.table}",
+                             clean_session=True)
+        if self.address.username:
+            client.username_pw_set(self.address.username, self.address.password)
+        if self.address.tls:
+            client.tls_set(cert_reqs=ssl.CERT_REQUIRED, ca_certs=self.address.ca_file)
+        will = envelope(self.address.club, self.table, self.session, 0, self._wall(),
+                        {"online": False, "reason": "the table's link was lost"})
+        del will["at"]  # the broker sends it later: no time would be true
+        client.will_set(self.topics.state, json.dumps({**will, "online": False}), qos=1, retain=True)
+        client.reconnect_delay_set(min_delay=1, max_delay=5)
+        client.max_queued_messages_set(0)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        return client
+
+    def start(self) -> None:
+        """Connect (in the background: a room that is down does not stop the table) and publish."""
+        self._unsubscribe = self.runtime.subscribe(lambda seq: self._wake.set())
+        self._client.connect_async(self.address.host, self.address.port, keepalive=self.keepalive)
+        self._client.loop_start()
+        for name, target in (("room link", self._publisher), ("room commands", self._command_worker)):
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def stop(self) -> None:
+        """Say ``online: false`` (retained), disconnect, and stop the threads (idempotent)."""
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        self._wake.set()
+        self._commands.put(None)
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        for thread in self._threads:
+            thread.join(timeout=10)
+        if self._connected:
+            body = {"online": False, "reason": "the table was stopped"}
+            info = self._client.publish(self.topics.state, json.dumps(
+                envelope(self.address.club, self.table, self.session, self._cursor, self._wall(), body)
+                | {"online": False}), qos=1, retain=True)
+            with contextlib.suppress(Exception):
+                info.wait_for_publish(timeout=2)
+        self._client.disconnect()
+        self._client.loop_stop()
+        self._reader.close()
+
+    @property
+    def connected(self) -> bool:
+        return self._connected
+
+    def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
+                    properties: object) -> None:
+        if reason.is_failure:
+            log.error("the room's broker %s refused table %s: %s", self.address.url(), self.table, reason)
+            return
+        log.info("table %s linked to the room %s", self.table, self.address.url())
+        client.subscribe([(self.topics.command, 1), (self.topics.ack, 1)])
+        with self._lock:
+            self._connected = True
+            self._rewind = True
+            self._state_seq = -1
+        self._wake.set()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
+                       properties: object) -> None:
+        with self._lock:
+            self._connected = False
+        if not self._stop.is_set():
+            log.warning("table %s lost the room's broker (%s): reconnecting; nothing is lost, the log is "
+                        "the outbox", self.table, reason)
+
+    def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
+        if message.topic == self.topics.ack:
+            self._take_ack(bytes(message.payload))
+        elif message.topic == self.topics.command:
+            self._commands.put(bytes(message.payload))
+
+    def _take_ack(self, payload: bytes) -> None:
+        try:
+            ack = json.loads(payload)
+            session, seq, console = ack["session"], int(ack["seq"]), str(ack.get("console", ""))
+        except (ValueError, KeyError, TypeError):
+            log.warning("table %s: unreadable acknowledgement from the console ignored", self.table)
+            return
+        with self._lock:
+            held = seq if session == self.session else 0
+            if console != self._ack_console:  # a console (re)started: it may hold less than we sent
+                self._ack_console = console
+                self._rewind = True
+            self._acked = held
+        self._ack_seen.set()
+        self._wake.set()
+
+    # -- publishing ---------------------------------------------------------------------------------
+
+    def _publisher(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait()
+            self._wake.clear()
+            if self._stop.is_set():
+                break
+            try:
+                self._publish_pending()
+            except Exception:  # the link must never take the table down
+                log.exception("table %s: publishing to the room failed; retrying", self.table)
+                self._stop.wait(1.0)
+                self._wake.set()
+
+    def _publish_pending(self) -> None:
+        with self._lock:
+            if not self._connected:
+                return
+            rewind = self._rewind
+        if rewind:
+            self._ack_seen.wait(_ACK_WAIT)  # the retained acknowledgement comes right after subscribing
+            with self._lock:
+                self._rewind = False
+                self._cursor = self._acked or 0
+                self._prev = self._cursor
+        while not self._stop.is_set():
+            rows = self._reader.rows_after(self._cursor, _BATCH)
+            if not rows:
+                break
+            for row in rows:
+                if not self._connected:
+                    return
+                self._publish_row(row)
+        self._publish_state()
+
+    def _publish_row(self, row: Row | BadRow) -> None:
+        self._cursor = row.seq
+        if isinstance(row, BadRow):
+            return
+        topic: str | None = None
+        body = dict(row.body)
+        if row.kind == "derived":
+            topic = self.topics.event
+        elif row.kind == "alert":
+            topic = self.topics.alert
+        elif row.kind == "result":
+            body["pairs"] = self.pairs
+            topic = self.topics.result(body.get("number") or "unnumbered")
+        if topic is None:
+            return
+        at = body.pop("at", None)
+        message = envelope(self.address.club, self.table, self.session, row.seq,
+                           float(at) if isinstance(at, int | float) else self._wall(), body, self._prev)
+        self._client.publish(topic, json.dumps(message, separators=(",", ":")), qos=1,
+                             retain=row.kind == "result")
+        self._prev = row.seq
+        self.published += 1
+
+    def _publish_state(self) -> None:
+        snap = self.runtime.snapshot()
+        if snap.seq == self._state_seq:
+            return
+        self._state_seq = snap.seq
+        name = getattr(self.runtime.setup, "name", f"Table {self.table}")
+        body = table_state(snap.state, now=snap.now, table_name=name, boards_per_round=self.boards_per_round)
+        body["view"] = _arbiter_view(snap, name)
+        message = envelope(self.address.club, self.table, self.session, self._cursor, self._wall(), body)
+        message["online"] = True
+        self._client.publish(self.topics.state, json.dumps(message, separators=(",", ":")), qos=1, retain=True)
+
+    # -- commands -----------------------------------------------------------------------------------
+
+    def _command_worker(self) -> None:
+        while True:
+            payload = self._commands.get()
+            if payload is None or self._stop.is_set():
+                return
+            try:
+                self._command(payload)
+            except Exception:
+                log.exception("table %s: a command from the console failed", self.table)
+
+    def _command(self, payload: bytes) -> None:
+        from tablectl.room.commands import CommandError, read_command
+
+        try:
+            ref, action = read_command(payload, club=self.address.club, table=self.table, limit=COMMAND_LIMIT)
+        except CommandError as exc:
+            log.warning("table %s: command from the console refused: %s", self.table, exc)
+            self.runtime.report({"alert": "command", "ref": exc.ref, "accepted": False, "reason": str(exc),
+                                 "what": f"command refused: {exc}", "alarm": False})
+            return
+        self.runtime.command(action, {"alert": "command", "ref": ref})
+
+
+def _arbiter_view(snap: Any, name: str) -> Json:
+    from controller.views import arbiter_view, claim_help_view
+
+    view = arbiter_view(snap.state, seq=snap.seq, now=snap.now, table_name=name, health=snap.health,
+                        notices=snap.notices)
+    board = snap.state.board
+    if board is not None and board.claim is not None:
+        try:
+            view["claim_help"] = claim_help_view(snap.state)
+        except Exception as exc:  # claim help is a help: never stop the link for it
+            view["claim_help"] = {"error": str(exc)}
+    return view

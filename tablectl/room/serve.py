@@ -1,0 +1,266 @@
+"""The room's commands: the table's link options, ``tablectl console`` and ``tablectl room demo``.
+
+* ``--club URL --table-id ID`` on ``run`` and ``demo`` (else the config's ``[club]``, else
+  ``$BRIDGE_CLUB_URL`` and ``$BRIDGE_TABLE_ID``, which keep a password out of the process
+  list): the table links to the room (``tablectl.room.link``).
+* ``tablectl console --club URL``: the Director's console (``tablectl.room.console``) and its
+  page (``web_ui.console``), behind the arbiter PIN.
+* ``tablectl room demo``: a whole room on this machine: a private Mosquitto with the club
+  configuration of ``tablectl room init`` (passwords and ACL) on a free port, N simulated
+  tables (each its own ``tablectl demo`` process, playing real corpus boards, with its
+  pages), and the console. ``make run`` starts it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from controller.errors import BridgeTableError
+from drivers.config import hash_pin, verify_pin
+from tablectl.room.address import ClubAddress, valid_name
+
+__all__ = ["add_commands", "add_link_options", "open_link"]
+
+log = logging.getLogger("tablectl")
+
+CONSOLE_PORT = 8000
+DEMO_CLUB = "democlub"
+
+
+def add_link_options(p: argparse.ArgumentParser) -> None:
+    """``--club`` and ``--table-id`` for ``run`` and ``demo``."""
+    p.add_argument("--club", metavar="URL",
+                   help="the club room: mqtt://[USER[:PASSWORD]@]HOST[:PORT]/CLUB (mqtts:// for TLS); else the "
+                        "config's [club] url, else $BRIDGE_CLUB_URL")
+    p.add_argument("--table-id", metavar="ID", help="this table's number in the room (else [club] table_id, "
+                                                    "else $BRIDGE_TABLE_ID)")
+    p.add_argument("--boards-per-round", type=int, metavar="N", help="boards per round, for the console's rounds")
+
+
+def open_link(args: argparse.Namespace, runtime: Any, config: Any = None) -> Any:
+    """The table's ``TableLink`` when a room is named (started), else None; ValueError for a bad address."""
+    url = args.club or (config.club_url if config is not None else None) or os.environ.get("BRIDGE_CLUB_URL")
+    table = args.table_id or (config.table_id if config is not None else None) or os.environ.get("BRIDGE_TABLE_ID")
+    if not url:
+        return None
+    if not table or not valid_name(str(table)):
+        raise ValueError("a table in a club room needs --table-id (letters, digits, - or _), e.g. --table-id 3")
+    from tablectl.room.link import TableLink
+
+    address = ClubAddress.parse(url)
+    per_round = args.boards_per_round or (config.boards_per_round if config is not None else None)
+    link = TableLink(runtime, address, str(table), boards_per_round=per_round)
+    link.start()
+    log.info("table %s publishes to the room %s", table, address.url())
+    return link
+
+
+# -- tablectl console ------------------------------------------------------------------------------
+
+def _pin_hash(args: argparse.Namespace) -> tuple[str, str | None]:
+    if args.arbiter_pin:
+        return hash_pin(args.arbiter_pin), None
+    env = os.environ.get("BRIDGE_ARBITER_PIN")
+    if env:
+        return hash_pin(env), None
+    pin = f"{secrets.randbelow(1_000_000):06d}"
+    return hash_pin(pin), pin
+
+
+def _port_free(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def _serve_console(console: Any, pin_hash: str, host: str, port: int, club: str) -> int:
+    import uvicorn
+
+    from tablectl.serve import _quiet_exit_server
+    from web_ui.console import ConsoleSettings, create_console_app
+
+    def check(pin: str) -> bool:
+        return isinstance(pin, str) and 0 < len(pin) <= 64 and verify_pin(pin, pin_hash)
+
+    app = create_console_app(console, ConsoleSettings(check_pin=check, club=club))
+    config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False, timeout_graceful_shutdown=3)
+    _quiet_exit_server(uvicorn.Server)(config).run()
+    return 0
+
+
+def _cmd_console(args: argparse.Namespace) -> int:
+    from tablectl.room.console import Console
+    from tablectl.serve import setup_logging
+
+    setup_logging(args.verbose)
+    url = args.club or os.environ.get("BRIDGE_CLUB_URL")
+    if not url:
+        print("tablectl console: name the room with --club mqtt://console:PASSWORD@HOST/CLUB "
+              "(or $BRIDGE_CLUB_URL)", file=sys.stderr)
+        return 2
+    try:
+        address = ClubAddress.parse(url)
+    except (BridgeTableError, ValueError) as exc:
+        print(f"tablectl console: {exc}", file=sys.stderr)
+        return 2
+    host, port = args.host or "127.0.0.1", args.port or CONSOLE_PORT
+    if not _port_free(host, port):
+        print(f"tablectl console: port {port} on {host} is taken by another program: choose another with --port",
+              file=sys.stderr)
+        return 2
+    data_dir = args.data_dir or Path(os.environ.get("STATE_DIRECTORY", "").split(":")[0] or ".console-data")
+    pin_hash, pin = _pin_hash(args)
+    console = Console(address, Path(data_dir))
+    console.start()
+    print(f"Director's console for {address.club} ({address.url()})")
+    print(f"  console   http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/")
+    if pin is not None:
+        print(f"  PIN: {pin}")
+    try:
+        return _serve_console(console, pin_hash, host, port, address.club)
+    finally:
+        console.stop()
+
+
+# -- tablectl room demo ------------------------------------------------------------------------------
+
+def _cmd_room_demo(args: argparse.Namespace) -> int:
+    from tablectl.room.broker import init_room
+    from tablectl.room.console import Console
+    from tablectl.room.process import BrokerError, MosquittoMissing, MosquittoProcess, free_port, runnable_config
+    from tablectl.serve import setup_logging
+
+    started = time.monotonic()
+    setup_logging(args.verbose)
+    logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
+    n = args.tables
+    if not 1 <= n <= 30:
+        print("tablectl room demo: --tables must be 1 to 30", file=sys.stderr)
+        return 2
+    ports = [args.port + i for i in range(n + 1)]
+    taken = [p for p in ports if not _port_free("127.0.0.1", p)]
+    if taken:
+        print(f"tablectl room demo: port(s) {', '.join(map(str, taken))} on 127.0.0.1 are taken by another "
+              f"program: stop it, or choose other ports with --port (the console gets --port, table N --port+N)",
+              file=sys.stderr)
+        return 2
+    root = Path(args.data_dir)
+    for sub in ("console", *(f"table-{i}" for i in range(1, n + 1))):
+        shutil.rmtree(root / sub, ignore_errors=True)  # a demo room starts afresh
+    tables = [str(i) for i in range(1, n + 1)]
+    try:
+        room = init_room(root / "broker", DEMO_CLUB, tables, listen="127.0.0.1", port=free_port("127.0.0.1"))
+        broker = MosquittoProcess(runnable_config(room.conf), room.port)
+        broker.start()
+    except (MosquittoMissing, BrokerError, BridgeTableError, OSError) as exc:
+        print(f"tablectl room demo: the room's broker cannot start: {exc}", file=sys.stderr)
+        return 2
+    pin_hash, pin = _pin_hash(args)
+    env_pin = args.arbiter_pin or os.environ.get("BRIDGE_ARBITER_PIN") or pin
+    children: list[subprocess.Popen[bytes]] = []
+    console = Console(room.address_of("console"), root / "console")
+    try:
+        console.start()
+        for i, table in enumerate(tables, start=1):
+            data = root / f"table-{table}"
+            data.mkdir(parents=True, exist_ok=True)
+            cmd = [sys.executable, "-m", "tablectl", "demo", "--port", str(ports[i]), "--data-dir", str(data),
+                   "--seed", str(args.seed + i - 1), "--boards", str(args.boards), "--speed", str(args.speed),
+                   "--irregularity-rate", str(args.irregularity_rate),
+                   "--auto-rule-after", str(args.auto_rule_after), "--boards-per-round", str(args.boards_per_round)]
+            if i == 1 and args.first_irregularity != "none":
+                cmd += ["--first-irregularity", args.first_irregularity]
+            env = {**os.environ, "BRIDGE_CLUB_URL": room.url(table), "BRIDGE_TABLE_ID": table,
+                   "BRIDGE_ARBITER_PIN": env_pin or ""}
+            out = (data / "demo.out").open("wb")
+            children.append(subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                             start_new_session=True))
+            out.close()
+        print(f"The club room '{DEMO_CLUB}': {n} simulated tables, the broker on 127.0.0.1:{room.port} "
+              f"(passwords and ACL: {room.directory})")
+        print(f"  Director's console   http://127.0.0.1:{ports[0]}/")
+        for i, table in enumerate(tables, start=1):
+            print(f"  table {table:>2}  players http://127.0.0.1:{ports[i]}/   arbiter http://127.0.0.1:{ports[i]}/arbiter")
+        if pin is not None:
+            print(f"  PIN (console and every table's arbiter page): {pin}")
+        print(f"  started in {time.monotonic() - started:.1f} s; table 1 commits "
+              f"{args.first_irregularity.replace('_', ' ')} on its first board; Ctrl-C stops the room", flush=True)
+        watcher = threading.Thread(target=_watch, args=(children, root), daemon=True)
+        watcher.start()
+        return _serve_console(console, pin_hash, "127.0.0.1", ports[0], DEMO_CLUB)
+    finally:
+        for child in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGTERM)
+        for child in children:
+            try:
+                child.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(child.pid, signal.SIGKILL)
+        console.stop()
+        broker.stop()
+
+
+def _watch(children: list[subprocess.Popen[bytes]], root: Path) -> None:
+    """Say when a table process ends (its output is in its data dir)."""
+    reported: set[int] = set()
+    while len(reported) < len(children):
+        for i, child in enumerate(children, start=1):
+            if i not in reported and child.poll() is not None:
+                reported.add(i)
+                print(f"  table {i} stopped (exit {child.returncode}; see {root / f'table-{i}' / 'demo.out'})",
+                      flush=True)
+        time.sleep(1.0)
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room: Any = None) -> None:
+    """Add ``console`` to ``tablectl``, and ``demo`` to its ``room`` sub-commands (``room``: their parser)."""
+    c = sub.add_parser("console", help="the Director's console: every table of the club room on one page",
+                       description="Subscribe to every table of the club room and serve the Director's page.")
+    c.add_argument("--club", metavar="URL", help="the room as the console user: mqtt://console:PASSWORD@HOST/CLUB "
+                                                 "(else $BRIDGE_CLUB_URL)")
+    c.add_argument("--port", type=int, help=f"the console page's port (default {CONSOLE_PORT})")
+    c.add_argument("--host", help="the page's address (default 127.0.0.1; 0.0.0.0 for the Director's phone on "
+                                  "the club LAN)")
+    c.add_argument("--data-dir", type=Path, help="where the console keeps what the tables sent (console.sqlite)")
+    c.add_argument("--arbiter-pin", help="the Director's PIN (else $BRIDGE_ARBITER_PIN; else one is made up)")
+    c.add_argument("--verbose", action="store_true")
+    c.set_defaults(func=_cmd_console)
+    if room is not None:
+        d = room.add_parser("demo", help="a whole simulated room: broker, tables playing real boards, console",
+                            description="A private Mosquitto (club configuration), N simulated tables playing "
+                                        "real corpus boards, and the Director's console, on this machine.")
+        d.add_argument("--tables", type=int, default=4, help="how many tables (4)")
+        d.add_argument("--port", type=int, default=CONSOLE_PORT,
+                       help=f"the console's port ({CONSOLE_PORT}); table N serves its pages on PORT+N")
+        d.add_argument("--data-dir", default=".room-demo", help="where the room keeps its files (.room-demo)")
+        d.add_argument("--boards", type=int, default=8, help="boards each table plays (8)")
+        d.add_argument("--boards-per-round", type=int, default=2, help="boards per round (2)")
+        d.add_argument("--speed", type=float, default=1.0, help="table seconds per real second (1)")
+        d.add_argument("--irregularity-rate", type=float, default=0.3, help="chance per board of an irregularity")
+        d.add_argument("--first-irregularity", default="insufficient_bid",
+                       help="what table 1 commits on its first board (insufficient_bid; none: nothing forced)")
+        d.add_argument("--auto-rule-after", type=float, default=90.0, metavar="SECONDS",
+                       help="real seconds before a table rules by itself when the Director has not (90)")
+        d.add_argument("--seed", type=int, default=1, help="table N plays with seed SEED+N-1")
+        d.add_argument("--arbiter-pin", help="the PIN of the console and the tables (else one is made up)")
+        d.add_argument("--verbose", action="store_true")
+        d.set_defaults(func=_cmd_room_demo)

@@ -1,0 +1,282 @@
+"""The Director's console pages: ``create_console_app(console, settings) -> FastAPI``.
+
+One page, ``/``, for the Director walking the room (a phone first): a tile per table, the
+queue of calls, the alarm banner, each table's arbiter view with its options, and the
+travellers. Everything behind the arbiter PIN (``web_ui.security``, as on a table's arbiter
+page: an HttpOnly session cookie, a CSRF token on every change, same-origin checks).
+
+HTTP contract (errors are ``{"detail": ...}``):
+
+- ``POST /api/login {"pin"}`` -> ``{"csrf", "expires_in"}``; ``POST /api/logout``; ``GET /api/session``;
+- ``GET /api/room``: the room (``controller.room.console.Room.snapshot``);
+- ``GET /api/tables/{id}``: that table's arbiter view as it last published it (404: none yet);
+- ``POST /api/tables/{id}/open``: the Director is at that table (its calls are being ruled);
+- ``POST /api/tables/{id}/rulings`` (the arbiter page's ruling body) and ``/actions`` (its
+  action body): sent on the table's ``command`` topic; the answer is the table's: 200
+  ``{"accepted": true}``, 409 with its reason, 504 when the table did not answer (offline:
+  nothing was applied);
+- ``POST /api/calls/mark {"key", "state"}``: a call ``acknowledged`` or ``resolved``;
+- ``WebSocket /ws``: ``{"kind": "room", ...}`` after every change, ``{"kind": "alarm", "table",
+  "text"}`` the moment a table raises an irregularity or calls the Director.
+"""
+
+# No ``from __future__ import annotations`` here: FastAPI reads the routes' annotations, and the
+# session dependencies (``Director``, ``Guarded``) are made inside ``create_console_app``, where
+# a string annotation could not be resolved (every route would then want a query parameter ``_``).
+import asyncio
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager, suppress
+from pathlib import Path
+from typing import Annotated, Any, Literal, Protocol
+
+import anyio
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketDisconnect
+
+from web_ui.hub import dumps
+from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody
+from web_ui.security import COOKIE, CSRF_HEADER, AttemptLimiter, Session, Sessions, same_origin
+
+__all__ = ["ConsoleService", "ConsoleSettings", "create_console_app"]
+
+STATIC = Path(__file__).resolve().parent / "static"
+_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        "media-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+_TABLE = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
+
+Json = dict[str, Any]
+
+
+class ConsoleService(Protocol):
+    """What the pages need of the console (``tablectl.room.console.Console``)."""
+
+    def snapshot(self) -> Json: ...
+    def view(self, table: str) -> Json | None: ...
+    def opened(self, table: str) -> None: ...
+    def mark(self, key: str, state: str) -> Any: ...
+    def send(self, table: str, kind: str, body: Json) -> str: ...
+    def reply(self, ref: str, timeout: float) -> Json | None: ...
+    def subscribe(self, callback: Callable[[Json], None]) -> Callable[[], None]: ...
+
+
+class ConsoleSettings(BaseModel):
+    """How the composition root configures the console's pages."""
+
+    model_config = {"arbitrary_types_allowed": True}
+    check_pin: Callable[[str], bool]
+    club: str = "club"
+    answer_timeout: float = 8.0
+
+
+class MarkBody(BaseModel):
+    """The Director moves a call on the queue."""
+
+    model_config = {"extra": "forbid"}
+    key: str = Field(min_length=1, max_length=120)
+    state: Literal["acknowledged", "being_ruled", "resolved"]
+
+
+def _table(table: str) -> str:
+    if not _TABLE.match(table):
+        raise HTTPException(404, f"no table {table!r} in this room")
+    return table
+
+
+def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
+                       clock: Callable[[], float] = time.monotonic) -> FastAPI:
+    """The console's FastAPI app (module doc)."""
+    sessions = Sessions(clock)
+    limiter = AttemptLimiter(clock)
+    login_lock = asyncio.Lock()
+    clients: set[asyncio.Queue[str]] = set()
+    pending = {"room": False}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()
+
+        async def push_room() -> None:
+            pending["room"] = False
+            text = dumps({"kind": "room", **await asyncio.to_thread(console.snapshot)})
+            for q in list(clients):
+                _offer(q, text)
+
+        def changed(message: Json) -> None:  # on the console's thread: hand it to the loop
+            if message.get("kind") == "alarm":
+                text = dumps(message)
+                def offer_all() -> None:
+                    for q in list(clients):
+                        _offer(q, text)
+                loop.call_soon_threadsafe(offer_all)
+            elif not pending["room"]:
+                pending["room"] = True
+                loop.call_soon_threadsafe(lambda: loop.create_task(push_room()))
+
+        unsubscribe = console.subscribe(changed)
+        try:
+            yield
+        finally:
+            unsubscribe()
+
+    app = FastAPI(title=f"Director's console: {settings.club}", version="1", lifespan=lifespan,
+                  docs_url=None, redoc_url=None)
+
+    @app.middleware("http")
+    async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        response = await call_next(request)
+        response.headers.setdefault("Content-Security-Policy", _CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        if request.url.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    def director(request: Request) -> Session:
+        session = sessions.get(request.cookies.get(COOKIE))
+        if session is None:
+            raise HTTPException(401, "no Director session: log in with the PIN")
+        return session
+
+    def guarded(request: Request, session: Annotated[Session, Depends(director)]) -> Session:
+        if same_origin(request.headers) is False:
+            raise HTTPException(403, "cross-site request refused: the Origin is not this console")
+        if not Sessions.csrf_ok(session, request.headers.get(CSRF_HEADER)):
+            raise HTTPException(403, f"missing or wrong {CSRF_HEADER} header (send the csrf of the login answer)")
+        return session
+
+    Director = Annotated[Session, Depends(director)]
+    Guarded = Annotated[Session, Depends(guarded)]
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / "console.html")
+
+    api = APIRouter(prefix="/api", tags=["console"])
+
+    @api.post("/login", response_model=LoginResult, summary="Open a Director session with the PIN")
+    async def login(body: LoginBody, request: Request, response: Response) -> LoginResult:
+        if same_origin(request.headers) is False:
+            raise HTTPException(403, "cross-site login refused: the Origin is not this console")
+        client = request.client.host if request.client is not None else "unknown"
+        async with login_lock:
+            wait = limiter.retry_after(client)
+            if wait > 0:
+                raise HTTPException(429, f"too many wrong PINs: try again in {int(wait) + 1} s",
+                                    headers={"Retry-After": str(int(wait) + 1)})
+            ok = await asyncio.to_thread(settings.check_pin, body.pin)
+            if not ok:
+                lock = limiter.failed(client)
+                raise HTTPException(401, "wrong PIN" + (f"; locked for {int(lock)} s" if lock else ""))
+            limiter.succeeded(client)
+        token, session = sessions.create()
+        response.set_cookie(COOKIE, token, max_age=int(sessions.lifetime), path="/", httponly=True,
+                            samesite="strict", secure=request.url.scheme == "https")
+        return LoginResult(csrf=session.csrf, expires_in=sessions.expires_in(session))
+
+    @api.post("/logout", status_code=204, summary="End the Director session")
+    async def logout(request: Request, _: Guarded) -> Response:
+        sessions.end(request.cookies.get(COOKIE))
+        response = Response(status_code=204)
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+        return response
+
+    @api.get("/session", response_model=LoginResult, summary="The session's CSRF token (a reloaded page)")
+    async def get_session(session: Director) -> LoginResult:
+        return LoginResult(csrf=session.csrf, expires_in=sessions.expires_in(session))
+
+    @api.get("/room", summary="Every table of the room: tiles, calls, travellers, recent alerts")
+    async def room(_: Director) -> Json:
+        return await asyncio.to_thread(console.snapshot)
+
+    @api.get("/tables/{table}", summary="A table's arbiter view, as the table last published it")
+    async def table_view(table: str, _: Director) -> Json:
+        view = await asyncio.to_thread(console.view, _table(table))
+        if view is None:
+            raise HTTPException(404, f"table {table} has not published its state yet")
+        return view
+
+    @api.post("/tables/{table}/open", status_code=204, summary="The Director is dealing with this table")
+    async def open_table(table: str, _: Guarded) -> Response:
+        await asyncio.to_thread(console.opened, _table(table))
+        return Response(status_code=204)
+
+    async def send(table: str, kind: str, body: Json) -> Json:
+        try:
+            ref = await asyncio.to_thread(console.send, _table(table), kind, body)
+        except ConnectionError as exc:
+            raise HTTPException(503, str(exc)) from exc
+        answer = await asyncio.to_thread(console.reply, ref, settings.answer_timeout)
+        if answer is None:
+            raise HTTPException(504, f"table {table} did not answer within {settings.answer_timeout:.0f} s "
+                                     "(is it offline?): nothing was applied")
+        if not answer.get("accepted"):
+            raise HTTPException(409, f"table {table} refused it: {answer.get('reason') or 'no reason given'}")
+        return {"accepted": True, "table": table, "ref": ref, "irregularities": answer.get("irregularities", [])}
+
+    @api.post("/tables/{table}/rulings", summary="Rule on an irregularity at a table (sent on its command topic)")
+    async def ruling(table: str, body: RulingBody, _: Guarded) -> Json:
+        return await send(table, "ruling", body.model_dump(mode="json", exclude_none=True))
+
+    @api.post("/tables/{table}/actions", summary="A manual entry or correction at a table")
+    async def action(table: str, body: ActionBody, _: Guarded) -> Json:
+        return await send(table, "action", body.log_object())
+
+    @api.post("/calls/mark", summary="Move a call on the queue: acknowledged (on my way) or resolved")
+    async def mark(body: MarkBody, _: Guarded) -> Json:
+        try:
+            call = await asyncio.to_thread(console.mark, body.key, body.state)
+        except KeyError as exc:
+            raise HTTPException(404, f"no call {body.key!r}") from exc
+        return {"key": call.key, "state": call.state}
+
+    app.include_router(api)
+
+    @app.websocket("/ws")
+    async def ws(socket: WebSocket) -> None:
+        token = socket.cookies.get(COOKIE)
+        if same_origin(socket.headers) is not True or sessions.get(token) is None:
+            await socket.close(code=1008)
+            return
+        await socket.accept()
+        q: asyncio.Queue[str] = asyncio.Queue(maxsize=64)
+        clients.add(q)
+        _offer(q, dumps({"kind": "room", **await asyncio.to_thread(console.snapshot)}))
+        try:
+            async with anyio.create_task_group() as tasks:
+                async def reader() -> None:
+                    with suppress(WebSocketDisconnect, RuntimeError, OSError):
+                        while (await socket.receive())["type"] != "websocket.disconnect":
+                            pass
+                    tasks.cancel_scope.cancel()
+
+                async def writer() -> None:
+                    with suppress(WebSocketDisconnect, RuntimeError, OSError):
+                        while True:
+                            text = await q.get()
+                            if sessions.get(token) is None:
+                                await socket.close(code=4401, reason="session expired")
+                                break
+                            await socket.send_text(text)
+                    tasks.cancel_scope.cancel()
+
+                tasks.start_soon(reader)
+                tasks.start_soon(writer)
+        finally:
+            clients.discard(q)
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+def _offer(q: asyncio.Queue[str], text: str) -> None:
+    """Queue ``text`` for one client; a client too slow to keep up loses the oldest message."""
+    if q.full():
+        with suppress(asyncio.QueueEmpty):
+            q.get_nowait()
+    q.put_nowait(text)
