@@ -21,6 +21,7 @@ from controller.replay import ReplayReport, board_actions, replay_log, replay_re
 from controller.sensing.deck import DeckRegistry
 from controller.sensing.translate import Settings
 from tablectl import hardware, serve
+from tablectl.room import cli as room
 from tablectl.store import StoreError, open_reader
 
 __all__ = ["main"]
@@ -224,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.set_defaults(func=_cmd_demo_replay)
     hardware.add_commands(sub)
     serve.add_commands(sub)
+    room.add_commands(sub)
     return parser
 
 
