@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 CORPUS ?= $(abspath ../shared/corpus)
 export BRIDGE_CORPUS ?= $(CORPUS)
 
-.PHONY: setup browser mosquitto run test lint bench clean
+.PHONY: setup browser mosquitto run run-table test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,7 +36,12 @@ mosquitto:
 	    || echo "could not install mosquitto: the room's broker tests will be skipped (and fail under CI)"; \
 	fi
 
+# A whole club room on this machine: the broker, 4 simulated tables and the Director's console.
 run: setup mosquitto
+	$(VENV)/bin/tablectl room demo
+
+# One simulated table alone, with its pages on http://127.0.0.1:8000
+run-table: setup
 	$(VENV)/bin/tablectl demo
 
 test: setup browser mosquitto
@@ -48,6 +53,7 @@ bench: setup mosquitto
 	$(PY) bench/replay.py
 	$(PY) bench/frames.py
 	$(PY) bench/table.py
+	$(PY) bench/room.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -52,7 +52,7 @@ def _cmd_broker(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``room`` (``init``, ``broker``) to ``tablectl``'s sub-commands."""
+    """Add ``room`` (``init``, ``broker``, ``demo``) and ``console`` to ``tablectl``'s sub-commands."""
     room = sub.add_parser("room", help="the club room's broker: write its configuration, run it",
                           description="The club room's Mosquitto broker (hardware/deploy/room.md).")
     rsub = room.add_subparsers(dest="room_command", required=True)
@@ -83,3 +83,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                         description="Run mosquitto -c DIR/mosquitto.conf in the foreground (Ctrl-C stops it).")
     b.add_argument("--dir", required=True, type=Path, help="the room directory made by tablectl room init")
     b.set_defaults(func=_cmd_broker)
+
+    from tablectl.room import serve  # the console and the room demo
+
+    serve.add_commands(sub, rsub)
