@@ -161,7 +161,7 @@ class Room:
         return Received(True, tables=(table,))
 
     def _state(self, tile: Tile, msg: Json) -> Received:
-        body = msg.get("body")
+        body = msg.get("body", msg)
         body = body if isinstance(body, dict) else {}
         online = bool(msg.get("online", body.get("online", False)))
         tile.online = online

@@ -10,7 +10,8 @@ The engine thread only sets a flag after each commit (``TableRuntime.subscribe``
   (retained), QoS 1, in order. Every message carries the envelope ``v, club, table,
   session, seq, time`` (``seq`` is the row's), plus ``prev`` (the seq of the outbox row
   before it, 0 for the first: the console can tell it holds everything up to a seq), ``at``
-  (the same time in epoch seconds) and ``body``.
+  (the same time in epoch seconds), beside the body's own fields (an event's are ``action``,
+  ``source`` and ``rejected``: a table action has a ``session`` of its own).
 * **Acknowledgement**: the console publishes, retained, the session and the highest seq it
   holds with nothing missing (``console/ack/<id>``). After every (re)connection the cursor
   goes back to that seq (everything, when no console has acknowledged this session, or a
@@ -68,12 +69,11 @@ def iso(epoch: float) -> str:
 
 
 def envelope(club: str, table: str, session: str, seq: int, at: float, body: Json, prev: int | None = None) -> Json:
-    """A room message: the envelope of DESIGN.md around ``body``."""
-    out: Json = {"v": SCHEMA, "club": club, "table": table, "session": session, "seq": seq,
+    """A room message: ``body``'s fields with the envelope of DESIGN.md (the envelope's win)."""
+    out: Json = {**body, "v": SCHEMA, "club": club, "table": table, "session": session, "seq": seq,
                  "time": iso(at), "at": round(at, 3)}
     if prev is not None:
         out["prev"] = prev
-    out["body"] = body
     return out
 
 

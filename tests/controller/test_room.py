@@ -86,8 +86,8 @@ def test_stream_holds_seq_with_no_gap_and_drops_duplicates() -> None:
 
 
 def _msg(seq: int, prev: int, body: dict[str, Any], session: str = "s1") -> dict[str, Any]:
-    return {"v": 1, "club": "c", "table": "3", "session": session, "seq": seq, "prev": prev,
-            "time": "2026-11-25T10:00:00Z", "at": 1000.0 + seq, "body": body}
+    return {**body, "v": 1, "club": "c", "table": "3", "session": session, "seq": seq, "prev": prev,
+            "time": "2026-11-25T10:00:00Z", "at": 1000.0 + seq}
 
 
 def test_room_queues_a_call_per_irregularity_and_resolves_it_when_ruled() -> None:
@@ -110,7 +110,7 @@ def test_room_queues_a_call_per_irregularity_and_resolves_it_when_ruled() -> Non
 
 def test_room_tile_goes_offline_on_the_last_will_and_travellers_fill_in() -> None:
     room = Room("c")
-    room.receive("state", "3", {**_msg(0, 0, {"online": True, "board": 2, "phase": "play"}), "online": True}, 1.0)
+    room.receive("state", "3", {**_msg(0, 0, {}), "online": True, "board": 2, "phase": "play"}, 1.0)
     room.receive("result", "3", _msg(4, 0, {"number": 2, "contract": "4S", "declarer": "N", "tricks": 10,
                                             "result": "=", "score_ns": 420, "status": "played"}), 2.0)
     room.receive("state", "3", {"v": 1, "club": "c", "table": "3", "online": False}, 3.0)
