@@ -9,10 +9,12 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 import uvicorn
+from fastapi import FastAPI
 
 from controller.records.tablelog import action_of
 from tests.web_ui.conftest import PIN, make_app
@@ -34,10 +36,9 @@ def _free_port() -> int:
         return port
 
 
-@pytest.fixture
-def served() -> Iterator[tuple[str, LocalTable]]:
-    table = LocalTable()
-    app, _ = make_app(table)
+@contextmanager
+def serving(app: FastAPI) -> Iterator[str]:
+    """``app`` served by uvicorn in a thread on a free port of 127.0.0.1; yields its base URL."""
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -48,10 +49,18 @@ def served() -> Iterator[tuple[str, LocalTable]]:
         time.sleep(0.01)
     assert server.started
     try:
-        yield f"http://127.0.0.1:{port}", table
+        yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[str, LocalTable]]:
+    table = LocalTable()
+    app, _ = make_app(table)
+    with serving(app) as url:
+        yield url, table
 
 
 def test_the_arbiter_rules_on_a_lead_out_of_turn_and_the_table_page_shows_it(served: tuple[str, LocalTable]) -> None:
@@ -107,7 +116,7 @@ def test_the_arbiter_rules_on_a_lead_out_of_turn_and_the_table_page_shows_it(ser
             phone.goto(url + "/arbiter")
             phone.fill("#pin", PIN)
             phone.click("#login-button")
-            expect(phone.locator("#pending")).to_contain_text("forbid_suit")
+            expect(phone.locator("#pending")).to_contain_text("Ruling: forbid suit \u2660")
             expect(phone.locator("#status")).to_have_text("live")
             width = phone.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, f"the arbiter page scrolls sideways on a phone ({width}px)"

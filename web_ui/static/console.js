@@ -1,0 +1,410 @@
+// The Director's console: the whole room on one page, a phone first. PIN log-in; an alarm banner
+// (with a beep and a vibration) the moment a table raises an irregularity or a player calls the
+// Director; the queue of calls; a tile per table; a table's arbiter view with its options, drawn by
+// arbiterview.js, rulings posted to /api/tables/{id}/rulings; the travellers. Live over /ws.
+// Needs common.js and arbiterview.js.
+"use strict";
+
+const STATE_WORD = {
+  irregularity: "IRREGULARITY", called: "CALLED", offline: "OFFLINE", round_finished: "ROUND OVER",
+  idle: "BETWEEN BOARDS", playing: "PLAYING",
+};
+const STATE_MEANING = {
+  irregularity: "a ruling is awaited", called: "a player called the Director", offline: "the table is not connected",
+  round_finished: "waiting for the next round", idle: "no board in play", playing: "nothing to do",
+};
+const NEEDS_DIRECTOR = new Set(["irregularity", "called"]);
+const CALL_WORD = { called: "WAITING", acknowledged: "ON MY WAY", being_ruled: "BEING RULED", resolved: "DONE" };
+const PHASE_WORD = { auction: "Bidding", declaration: "Declaration", play: "Play", done: "Board over", idle: "No board" };
+
+let csrf = null;
+let socket = null;
+let room = null;        // the latest room snapshot
+let roomAt = 0;         // Date.now() when it came: waits and board times tick from it
+let openTable = null;   // the table whose arbiter view is shown
+let openTile = "";      // that table's tile as JSON: its view is fetched again when the tile changes
+let viewText = "";      // the view drawn, as JSON: the same view is not drawn again (inputs keep their values)
+let viewLoading = false;
+let viewAgain = false;
+let alarms = [];        // {table, text, received}: newest first, until opened or dismissed
+let pushed = false;     // the open table has its own history entry (the phone's back button returns to the room)
+
+// --- session --------------------------------------------------------------------------------------
+
+function showLogin(message) {
+  document.getElementById("login").hidden = false;
+  document.getElementById("app").hidden = true;
+  document.getElementById("logout").hidden = true;
+  replaceChildren("login-error", message || "");
+  replaceChildren("status", "signed out");
+  document.getElementById("status").className = "status warn";
+  if (socket) { socket.close(); socket = null; }
+  csrf = null;
+}
+
+async function api(method, path, body) {
+  try {
+    return await requestJson(method, path, body, csrf);
+  } catch (err) {
+    if (err.status === 401 && path !== "/api/login") showLogin("Your session has ended: log in again");
+    throw err;
+  }
+}
+
+function start() {
+  document.getElementById("login").hidden = true;
+  document.getElementById("app").hidden = false;
+  document.getElementById("logout").hidden = false;
+  const badge = statusBadge("status");
+  socket = liveSocket("/ws", onMessage, (state) => {
+    badge(state);
+    if (state !== "live") {
+      fetch("/api/session", { credentials: "same-origin" }).then((r) => {
+        if (r.status === 401) showLogin("Your session has ended: log in again");
+      }).catch(() => {});
+    }
+  });
+  const m = /^#table-([A-Za-z0-9_-]{1,16})$/.exec(location.hash);
+  if (m) openTableView(m[1], false);
+}
+
+function onMessage(message) {
+  if (message.kind === "alarm") raiseAlarm(message);
+  else if (message.kind === "room") {
+    room = message;
+    roomAt = Date.now();
+    renderRoom();
+  }
+}
+
+// --- words and times --------------------------------------------------------------------------------
+
+// seconds -> "4:05" (or "1:04:05")
+function clock(seconds) {
+  const s = Math.max(0, Math.floor(Number(seconds) || 0));
+  const two = (n) => String(n).padStart(2, "0");
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return (h ? h + ":" + two(m) : String(m)) + ":" + two(s % 60);
+}
+
+// a time that goes on counting on the page, from `seconds` when the room snapshot came
+function ticking(seconds, cls) {
+  return el("span", { class: "ticking " + (cls || ""), "data-base": Number(seconds) || 0 }, clock(seconds));
+}
+
+function tick() {
+  const since = (Date.now() - roomAt) / 1000;
+  for (const node of document.querySelectorAll(".ticking")) node.textContent = clock(Number(node.dataset.base) + since);
+}
+
+function callWhat(call) {
+  const what = call.what || "Director called";
+  return call.irregularity !== null && call.irregularity !== undefined && call.seat ? what + " by " + call.seat : what;
+}
+
+function tableUrl(table, rest) {
+  return "/api/tables/" + encodeURIComponent(table) + (rest || "");
+}
+
+// --- the alarm banner -----------------------------------------------------------------------------
+
+function raiseAlarm(message) {
+  alarms = [{ table: String(message.table), text: message.text, received: message.received },
+    ...alarms.filter((a) => !(a.table === String(message.table) && a.text === message.text))].slice(0, 4);
+  renderAlarms();
+  ringAlarm();
+}
+
+function dismissAlarms(table) {
+  alarms = alarms.filter((a) => a.table !== table);
+  renderAlarms();
+}
+
+function renderAlarms() {
+  const box = document.getElementById("alarms");
+  box.hidden = alarms.length === 0;
+  box.replaceChildren(...alarms.map((alarm) => el("div", { class: "alarm", "data-table": alarm.table },
+    el("button", { type: "button", class: "alarm-open", onclick: () => openTableView(alarm.table) },
+      el("span", { class: "alarm-text" }, alarm.text), el("span", { class: "alarm-hint" }, "Tap to open table " + alarm.table)),
+    el("button", { type: "button", class: "alarm-dismiss", "aria-label": "dismiss the alarm of table " + alarm.table,
+      onclick: () => { alarms = alarms.filter((a) => a !== alarm); renderAlarms(); } }, "\u00d7"))));
+}
+
+// an alarm whose table has no open call any more in a snapshot taken after it came is over
+function settleAlarms() {
+  const open = new Set(room.calls.filter((c) => c.state !== "resolved").map((c) => c.table));
+  const before = alarms.length;
+  alarms = alarms.filter((a) => open.has(a.table) || typeof a.received !== "number" || room.now < a.received);
+  if (alarms.length !== before) renderAlarms();
+}
+
+// --- the room -------------------------------------------------------------------------------------
+
+function renderRoom() {
+  const tiles = room.tiles;
+  const waiting = room.calls.filter((c) => c.state !== "resolved");
+  const needing = tiles.filter((t) => NEEDS_DIRECTOR.has(t.colour)).length;
+  const offline = tiles.filter((t) => t.colour === "offline").length;
+  replaceChildren("title", "Director" + (room.club ? " \u00b7 " + room.club : ""));
+  replaceChildren("summary", (needing ? el("b", { class: "needing" }, needing + (needing === 1 ? " table needs you" : " tables need you"))
+    : "All quiet"), " \u00b7 " + tiles.length + (tiles.length === 1 ? " table" : " tables"),
+  offline ? " \u00b7 " + offline + " offline" : null);
+  document.title = (waiting.length ? "(" + waiting.length + ") " : "") + "Director";
+  settleAlarms();
+  renderCalls();
+  renderTiles();
+  replaceChildren("travellers", room.travellers.length ? room.travellers.map(travellerNode)
+    : el("p", { class: "muted" }, "No board finished yet"));
+  if (openTable !== null) renderTableHead();
+}
+
+function callItem(call) {
+  const open = call.state !== "resolved";
+  return el("li", { class: "call-item call-" + call.state, "data-key": call.key, "data-table": call.table },
+    el("button", { type: "button", class: "call-open", "aria-label": "open table " + call.table,
+      onclick: () => openTableView(call.table) },
+    el("span", { class: "call-table" }, el("small", {}, "Table"), el("b", {}, call.table)),
+    el("span", { class: "call-body" },
+      el("span", { class: "call-what" }, callWhat(call)),
+      el("span", { class: "call-meta" }, [call.board ? "board " + call.board : null, call.law ? "Law " + call.law : null]
+        .filter(Boolean).join(" \u00b7 ")))),
+    el("span", { class: "call-state" }, el("b", { class: "call-word" }, CALL_WORD[call.state] || plain(call.state)),
+      open ? [" for ", ticking(call.waited, "waited")] : call.outcome ? " \u00b7 " + plain(call.outcome) : null),
+    open ? el("span", { class: "call-actions" },
+      call.state === "called" ? el("button", { type: "button", class: "ack", onclick: () => markCall(call.key, "acknowledged") }, "On my way") : null,
+      el("button", { type: "button", class: "done", onclick: () => markCall(call.key, "resolved") }, "Done")) : null);
+}
+
+function renderCalls() {
+  const byAge = (a, b) => a.since - b.since;
+  const open = room.calls.filter((c) => c.state !== "resolved").sort(byAge);
+  const resolved = room.calls.filter((c) => c.state === "resolved").sort((a, b) => b.since - a.since);
+  replaceChildren("calls-count", open.length ? String(open.length) : "");
+  replaceChildren("calls", open.length ? open.map(callItem) : el("li", { class: "muted none" }, "No call waiting"));
+  document.getElementById("resolved-calls").hidden = resolved.length === 0;
+  replaceChildren("resolved", resolved.map(callItem));
+}
+
+async function markCall(key, state) {
+  try {
+    await api("POST", "/api/calls/mark", { key, state });
+  } catch (err) {
+    replaceChildren(openTable === null ? "calls-error" : "t-action-error", err.message);
+  }
+}
+
+function legendNode() {
+  return Object.keys(STATE_WORD).map((colour) => el("span", { class: "legend-item" },
+    el("span", { class: "state-word tile-" + colour }, STATE_WORD[colour]), " " + STATE_MEANING[colour]));
+}
+
+function tileNode(tile) {
+  const s = tile.state || {};
+  const lines = [];
+  lines.push(el("span", { class: "tile-line tile-board" },
+    el("span", { class: "nowrap" }, s.board !== null && s.board !== undefined ? "Board " + s.board : "No board"),
+    s.round ? [" \u00b7 ", el("span", { class: "nowrap" }, "round " + s.round)] : null));
+  if (tile.colour === "offline") {
+    lines.push(el("span", { class: "tile-line" }, tile.seen ? ["last heard ", ticking(room.now - tile.seen), " ago"] : "never heard"));
+  }
+  const awaiting = (s.awaiting || []).filter((a) => a.alarm !== false);
+  for (const irr of awaiting.slice(0, 2)) {
+    lines.push(el("span", { class: "tile-line tile-need" }, irr.what + (irr.offender ? " by " + irr.offender : "")));
+  }
+  if (s.arbiter_called && NEEDS_DIRECTOR.has(tile.colour)) lines.push(el("span", { class: "tile-line tile-need" }, (SEAT_NAME[s.arbiter_called] || s.arbiter_called) + " called the Director"));
+  const phase = s.phase || "idle";
+  if (phase !== "idle") {
+    lines.push(el("span", { class: "tile-line" }, PHASE_WORD[phase] || plain(phase),
+      s.contract ? [" \u00b7 ", contractNode(s.contract, s.declarer)] : null));
+  }
+  if (s.tricks && phase === "play") lines.push(el("span", { class: "tile-line" }, "Tricks NS " + s.tricks.NS + " \u00b7 EW " + s.tricks.EW));
+  if (s.result && phase === "done") {
+    const r = s.result;
+    const words = [r.result ? "Result " + r.result : r.status === "passed_out" ? null : plain(r.status),
+      r.score_ns !== null && r.score_ns !== undefined ? "NS " + r.score_ns : null].filter(Boolean);
+    if (words.length) lines.push(el("span", { class: "tile-line" }, words.join(" \u00b7 ")));
+  }
+  if (s.board_elapsed !== null && s.board_elapsed !== undefined && phase !== "done" && phase !== "idle" &&
+      tile.colour !== "offline") {
+    const since = tile.state_time ? Math.max(0, room.now - tile.state_time) : 0;
+    lines.push(el("span", { class: "tile-line tile-time" }, ticking(s.board_elapsed + since), " on this board"));
+  }
+  return el("button", { type: "button", class: "tile tile-" + tile.colour, "data-table": tile.table, "data-colour": tile.colour,
+    onclick: () => openTableView(tile.table) },
+  el("span", { class: "tile-head" }, el("span", { class: "tile-no" }, el("small", {}, "Table"), tile.table),
+    el("span", { class: "state-word tile-" + tile.colour }, STATE_WORD[tile.colour] || plain(tile.colour))),
+  lines);
+}
+
+// the tables needing the Director first, the one waiting longest first; then every other table in order
+function renderTiles() {
+  const needing = room.tiles.filter((t) => NEEDS_DIRECTOR.has(t.colour))
+    .sort((a, b) => (a.oldest_call ?? Infinity) - (b.oldest_call ?? Infinity));
+  const others = room.tiles.filter((t) => !NEEDS_DIRECTOR.has(t.colour));
+  const nodes = [];
+  if (needing.length) nodes.push(el("h3", { class: "tile-group needing" }, "Needs you"), ...needing.map(tileNode));
+  if (others.length) nodes.push(el("h3", { class: "tile-group" }, needing.length ? "Other tables" : "All tables"), ...others.map(tileNode));
+  if (!room.tiles.length) nodes.push(el("p", { class: "muted" }, "No table has reported yet"));
+  replaceChildren("tiles", nodes);
+}
+
+function resultText(r) {
+  if (r.status === "passed_out" || r.contract === "Pass") return "passed out";
+  const result = r.result || plain(r.status);
+  return r.status === "adjusted" || r.status === "claimed" ? result + " (" + plain(r.status) + ")" : result;
+}
+
+function travellerNode(traveller) {
+  const table = el("table", { class: "traveller", "data-board": traveller.board },
+    el("caption", {}, "Board " + traveller.board),
+    el("tr", {}, ["Table", "Contract", "By", "Tricks", "Result", "NS"].map((h) => el("th", {}, h))));
+  for (const r of traveller.results) {
+    table.append(el("tr", { "data-table": r.table },
+      el("td", {}, r.table), el("td", {}, r.contract && r.contract !== "Pass" ? contractNode(r.contract) : "\u2014"),
+      el("td", {}, r.declarer || ""), el("td", {}, r.contract && r.contract !== "Pass" ? r.tricks ?? "" : ""),
+      el("td", {}, resultText(r)),
+      el("td", { class: "score" }, r.score_ns ?? "")));
+  }
+  return table;
+}
+
+// --- one table --------------------------------------------------------------------------------------
+
+function renderTableHead() {
+  const tile = room && room.tiles.find((t) => t.table === openTable);
+  const node = document.getElementById("t-state");
+  node.className = "state-word" + (tile ? " tile-" + tile.colour : "");
+  node.textContent = tile ? STATE_WORD[tile.colour] || plain(tile.colour) : "";
+  const calls = room ? room.calls.filter((c) => c.table === openTable && c.state !== "resolved") : [];
+  replaceChildren("t-calls", calls.map(callItem));
+  const text = JSON.stringify(tile || null);
+  if (text !== openTile) {
+    openTile = text;
+    loadView();
+  }
+}
+
+function openTableView(table, push = true) {
+  table = String(table);
+  const again = openTable === table;
+  openTable = table;
+  dismissAlarms(table);
+  document.getElementById("room-view").hidden = true;
+  document.getElementById("table-view").hidden = false;
+  replaceChildren("t-title", "Table " + table);
+  if (!again) {
+    openTile = "";
+    viewText = "";
+    replaceChildren("t-action-info");
+    replaceChildren("t-action-error");
+    replaceChildren("t-entry", entryFormNodes("t-", tableUrl(table, "/actions"), send,
+      (message) => replaceChildren("t-action-error", message)));
+    if (push && !pushed) history.pushState({ table }, "", "#table-" + table);
+    else history.replaceState({ table }, "", "#table-" + table);
+    pushed = pushed || push;
+  }
+  window.scrollTo(0, 0);
+  api("POST", tableUrl(table, "/open")).catch((err) => replaceChildren("t-action-error", err.message));
+  if (room) renderTableHead();
+  loadView();
+}
+
+function showRoom() {
+  openTable = null;
+  pushed = false;
+  document.getElementById("table-view").hidden = true;
+  document.getElementById("room-view").hidden = false;
+}
+
+async function loadView() {
+  if (openTable === null) return;
+  if (viewLoading) { viewAgain = true; return; }
+  viewLoading = true;
+  const table = openTable;
+  try {
+    const view = await api("GET", tableUrl(table));
+    if (table === openTable) drawView(view);
+  } catch (err) {
+    if (table === openTable) {
+      viewText = "";
+      document.getElementById("t-arbiter").hidden = true;
+      const missing = document.getElementById("t-missing");
+      missing.hidden = false;
+      missing.textContent = err.status === 404 ? "Table " + table + " has not sent its state yet." : err.message;
+    }
+  } finally {
+    viewLoading = false;
+    if (viewAgain) { viewAgain = false; loadView(); }
+  }
+}
+
+function drawView(view) {
+  const text = JSON.stringify(view);
+  if (text === viewText) return;
+  viewText = text;
+  document.getElementById("t-missing").hidden = true;
+  document.getElementById("t-arbiter").hidden = false;
+  document.getElementById("t-claim-panel").hidden = !view.claim_help;
+  renderArbiterView(view, "t-", tableUrl(openTable, "/rulings"), send);
+}
+
+// posts a ruling or an entry to the open table; says whether the table accepted it, refused it
+// (and why) or did not answer
+async function send(url, body, what) {
+  const table = openTable;
+  replaceChildren("t-action-error");
+  replaceChildren("t-action-info", what + ": sent to table " + table + ", waiting for its answer\u2026");
+  try {
+    await api("POST", url, body);
+    replaceChildren("t-action-info", what + ": accepted by table " + table);
+    loadView();
+  } catch (err) {
+    replaceChildren("t-action-info");
+    const why = err.status === 409 ? "refused: " + err.message
+      : err.status === 504 ? "no answer: " + err.message
+        : err.status === 422 ? "not valid: " + err.message : err.message;
+    replaceChildren("t-action-error", what + " \u2014 " + why);
+  }
+}
+
+// --- wiring -------------------------------------------------------------------------------------------
+
+replaceChildren("legend", legendNode());
+setInterval(tick, 1000);
+
+document.getElementById("login-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  unlockAudio();  // a click lets the page make sounds: the alarm's beep
+  const pin = document.getElementById("pin");
+  try {
+    const result = await api("POST", "/api/login", { pin: pin.value });
+    csrf = result.csrf;
+    pin.value = "";
+    start();
+  } catch (err) {
+    replaceChildren("login-error", err.message);
+  }
+});
+
+// a page reloaded in a session has had no click yet: the first touch unlocks the audio
+document.addEventListener("pointerdown", unlockAudio, { once: true });
+
+document.getElementById("logout").addEventListener("click", async () => {
+  try { await requestJson("POST", "/api/logout", undefined, csrf); } catch (err) { /* gone anyway */ }
+  showLogin("");
+});
+
+document.getElementById("back").addEventListener("click", () => {
+  if (pushed) history.back();
+  else { showRoom(); history.replaceState(null, "", location.pathname); }
+});
+
+window.addEventListener("popstate", (event) => {
+  if (event.state && event.state.table) openTableView(event.state.table, false);
+  else showRoom();
+});
+
+fetch("/api/session", { credentials: "same-origin" }).then(async (r) => {
+  if (r.ok) { csrf = (await r.json()).csrf; start(); } else showLogin("");
+}).catch(() => showLogin(""));
