@@ -35,8 +35,9 @@ was being written, and acknowledges (publishes the state, answers the arbiter) o
 the commit.
 
 Damage. SQLite's WAL recovery drops a half-written tail (frames after the last complete
-commit) by itself. A row that is damaged anyway (its CRC or JSON does not check out: a bad
-sector, a hand edit) is reported by ``read`` as a ``BadRow`` and the others are kept; a file
+commit) by itself. A row that is damaged anyway (its CRC or JSON does not check out, its
+text is not UTF-8: a bad sector, a hand edit) is reported by ``read`` as a ``BadRow`` and the
+others are kept (text columns are read as stored and decoded here, row by row); a file
 that is not a database at all is moved aside (``table.sqlite.damaged-<time>``) and a new
 log is started, with an error in the system log. Nothing here ever stops the table from
 starting.
@@ -167,12 +168,9 @@ class EventStore:
         return self._session_id
 
     def _ensure_session_id(self) -> str:
-        row = self._conn.execute("SELECT value FROM meta WHERE key = 'session_id'").fetchone()
-        if row is not None:
-            with contextlib.suppress(TypeError, ValueError):
-                value = json.loads(row[0])
-                if isinstance(value, str) and value:
-                    return value
+        value = self.meta().get("session_id")
+        if isinstance(value, str) and value:
+            return value
         session_id = secrets.token_hex(8)
         self.set_meta({"session_id": session_id})
         return session_id
@@ -242,7 +240,7 @@ class EventStore:
 
     def read(self) -> Iterator[Row | BadRow]:
         """Every row in order; a damaged row is a ``BadRow`` saying why (and is logged)."""
-        return _rows(self._conn, self.path, "SELECT seq, input, kind, t, body, crc FROM log ORDER BY seq", ())
+        return _rows(self._conn, self.path, f"{_SELECT_ROWS} ORDER BY seq", ())
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._conn)
@@ -309,7 +307,7 @@ class LogReader:
 
     def rows_after(self, seq: int, limit: int | None = None) -> list[Row | BadRow]:
         """The rows with a ``seq`` above ``seq``, in order (at most ``limit``); damaged rows as ``BadRow``."""
-        sql = "SELECT seq, input, kind, t, body, crc FROM log WHERE seq > ? ORDER BY seq"
+        sql = f"{_SELECT_ROWS} WHERE seq > ? ORDER BY seq"
         params: tuple[int, ...] = (seq,)
         if limit is not None:
             sql += " LIMIT ?"
@@ -374,13 +372,28 @@ def _copied_reader(path: Path) -> LogReader:
     return reader
 
 
+def _as_stored(column: str) -> str:
+    """``column`` as SQLite holds it, text as a BLOB: text that is not UTF-8 (a bad sector, a hand
+    edit) would make sqlite3 raise for the whole read; decoded in Python, it damages one row."""
+    return f"CASE typeof({column}) WHEN 'text' THEN CAST({column} AS BLOB) ELSE {column} END"
+
+
+_SELECT_ROWS = f"SELECT seq, {', '.join(map(_as_stored, ('input', 'kind', 't', 'body', 'crc')))} FROM log"
+"""Every column of the log's rows, text as stored (``decode_row`` decodes it)."""
+
+
 def _meta(conn: sqlite3.Connection, path: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for key, value in conn.execute("SELECT key, value FROM meta"):
+    for key, value in conn.execute(f"SELECT {_as_stored('key')}, {_as_stored('value')} FROM meta"):
         try:
-            out[str(key)] = json.loads(value)
-        except (TypeError, ValueError):
-            log.error("table log %s: meta %r is not JSON, ignored", path, key)
+            name = key.decode("utf-8") if isinstance(key, bytes) else str(key)
+        except UnicodeDecodeError:
+            log.error("table log %s: a meta key is not UTF-8 text (%r), ignored", path, key)
+            continue
+        try:
+            out[name] = json.loads(value.decode("utf-8") if isinstance(value, bytes) else value)
+        except (TypeError, ValueError):  # UnicodeDecodeError is a ValueError
+            log.error("table log %s: meta %r is not UTF-8 JSON text, ignored", path, name)
     return out
 
 

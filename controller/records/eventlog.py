@@ -117,9 +117,21 @@ def check_row(kind: object, t: object, body_text: object, crc: object) -> str | 
     return None
 
 
-def decode_row(seq: int, input: int, kind: object, t: object, body_text: object, crc: object) -> Row | BadRow:
-    """The row of stored values, checked and its body decoded; a ``BadRow`` saying why if it cannot be used."""
-    error = check_row(kind, t, body_text, crc)
+def decode_row(seq: int, input: object, kind: object, t: object, body_text: object, crc: object) -> Row | BadRow:
+    """The row of stored values, checked and its body decoded; a ``BadRow`` saying why if it cannot be used.
+
+    Text may come as bytes (the store reads text columns as BLOBs, so that a row whose text
+    is not UTF-8, a bad sector, is one ``BadRow`` instead of an error of the whole read).
+    """
+    error: str | None = None
+    if isinstance(kind, bytes):
+        kind, error = _utf8(kind, "kind")
+    if isinstance(body_text, bytes) and error is None:
+        body_text, error = _utf8(body_text, "body")
+    if error is None:
+        error = check_row(kind, t, body_text, crc)
+    if error is None and (isinstance(input, bool) or not isinstance(input, int)):
+        error = f"input number {input!r} is not a row number"
     if error is None:
         assert isinstance(body_text, str)
         try:
@@ -130,9 +142,18 @@ def decode_row(seq: int, input: int, kind: object, t: object, body_text: object,
             if not isinstance(decoded, dict):
                 error = "body is not a JSON object"
     if error is not None:
-        return BadRow(int(seq), f"row {seq}: {error}; row skipped")
-    assert isinstance(t, int | float)
-    return Row(str(kind), float(t), decoded, int(seq), int(input))
+        what = f" ({kind})" if isinstance(kind, str) and kind in KINDS else ""
+        return BadRow(int(seq), f"row {seq}{what}: {error}; row skipped")
+    assert isinstance(t, int | float) and isinstance(input, int)
+    return Row(str(kind), float(t), decoded, int(seq), input)
+
+
+def _utf8(data: bytes, column: str) -> tuple[str, str | None]:
+    """``data`` as text, or why it is not UTF-8 (the error names the first bad byte and where)."""
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        return "", f"{column} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start} of {len(data)})"
 
 
 # -- inputs ---------------------------------------------------------------------------------------

@@ -12,8 +12,10 @@ import pytest
 
 from controller.records.eventlog import BadRow, Row, raw_of, raw_to_json
 from controller.sensing.events import ButtonPressed, ContactChanged, DeviceHealth, TagGone, TagSeen
+from drivers.sim import SimTable, default_deck
 from tablectl.runtime import TableRuntime, TableSetup
 from tablectl.store import EventStore, StoreError, open_reader
+from tests.tablectl.test_runtime import TAG, Clock, _setup
 
 
 def _groups(n: int) -> list[tuple[Row, list[Row]]]:
@@ -246,3 +248,47 @@ def test_a_reader_refuses_what_is_not_a_table_log(tmp_path: Path) -> None:
     other.close()
     with pytest.raises(StoreError, match="not a table log"):
         open_reader(tmp_path / "other.sqlite", snapshot=True)
+
+
+def _played_log(path: Path) -> None:
+    """A log written by the real runtime: the session line, a board, a few director calls."""
+    clock = Clock()
+    rt = TableRuntime(path, _setup(), monotonic=clock)
+    sim = SimTable(default_deck(), rt.clock)
+    rt.start([sim])
+    sim.present(TAG, "board")
+    for seat in "NESW":
+        clock.now += 1
+        sim.press(seat)
+        assert rt.sync(5)
+    rt.stop()
+
+
+def test_a_row_whose_text_is_not_utf8_is_reported_and_skipped_and_the_table_starts(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "table.sqlite"
+    _played_log(path)
+    before = list(EventStore.open(path).read())
+    inputs = [r.seq for r in before if isinstance(r, Row) and r.is_input]
+    presses = [r.seq for r in before if isinstance(r, Row) and r.kind == "raw" and "button" in r.body]
+    assert all(isinstance(r, Row) for r in before) and len(presses) == 4
+    damaged = presses[1]
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE log SET body = CAST(X'7B2262757474FF6F6E223A22646972656374C3'||X'28' AS TEXT) "
+                 "WHERE seq = ?", (damaged,))
+    conn.execute("UPDATE meta SET value = CAST(X'22323032FE22' AS TEXT) WHERE key = 'created'")
+    conn.commit()
+    conn.close()
+    rt = TableRuntime(path, _setup())
+    try:
+        assert [b.seq for b in rt.rebuilt.bad] == [damaged]
+        assert "UTF-8" in rt.rebuilt.bad[0].error and f"row {damaged}" in rt.rebuilt.bad[0].error
+        assert rt.rebuilt.inputs == len(inputs) - 1  # every other input kept
+        assert rt.engine.table.board is not None and rt.engine.table.board.number == 1
+        assert "created" not in rt.store.meta() and rt.store.meta()["session_id"]
+    finally:
+        rt.stop()
+    assert any(f"row {damaged}" in r.getMessage() and "UTF-8" in r.getMessage() for r in caplog.records)
+    with open_reader(path, snapshot=True) as reader:  # tablectl replay and the room's link read it too
+        rows = reader.rows_after(0)
+    assert [r.seq for r in rows if isinstance(r, BadRow)] == [damaged]
