@@ -37,15 +37,22 @@ the commit.
 Damage. SQLite's WAL recovery drops a half-written tail (frames after the last complete
 commit) by itself. A row that is damaged anyway (its CRC or JSON does not check out, its
 text is not UTF-8: a bad sector, a hand edit) is reported by ``read`` as a ``BadRow`` and the
-others are kept (text columns are read as stored and decoded here, row by row); a file
-that is not a database at all is moved aside (``table.sqlite.damaged-<time>``) and a new
-log is started, with an error in the system log. Nothing here ever stops the table from
-starting.
+others are kept (text columns are read as stored and decoded here, row by row). A page that
+SQLite finds malformed makes it fail the whole query where it lies: the readers go on past
+it (``_scan``), each row SQLite cannot read a ``BadRow``. A file that SQLite finds damaged
+when the table opens it (``PRAGMA quick_check``) is not written to again: a new log is built
+from every row and meta value that can still be read (same ``seq``, same ``session_id``),
+with a ``run`` row saying what was kept and lost, and the damaged file is kept beside it
+(``table.sqlite.damaged-<time>``), with an error in the system log giving the counts; a file
+of which nothing can be read (not a database at all) is moved aside and a new log started.
+Nothing here ever stops the table from starting.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import itertools
 import json
 import logging
 import math
@@ -55,7 +62,7 @@ import sqlite3
 import tempfile
 import time
 import urllib.parse
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +106,8 @@ class EventStore:
 
     @classmethod
     def open(cls, path: str | Path) -> EventStore:
-        """Open (or create) the log at ``path``; a file that is not a database is moved aside.
+        """Open (or create) the log at ``path``; a damaged file is rebuilt from what can be read
+        (module doc).
 
         A log without a ``session_id`` is given one (durably) before this returns.
         """
@@ -118,21 +126,20 @@ class EventStore:
         except OSError as exc:
             raise StoreError(f"cannot create the data directory {path.parent}: {exc.strerror or exc}") from None
         try:
-            return cls(path, cls._connect(path))
+            conn = cls._connect(path)
+            problem = _damage(conn)
+            if problem is None:
+                return cls(path, conn)
+            conn.close()
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError) and "unable to open" in str(exc):
                 raise StoreError(f"cannot open the table log {path}: {exc}") from None
-            aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-            log.error("table log %s cannot be read (%s): moved aside to %s, starting a new log",
-                      path, exc, aside)
-            for suffix in ("", "-wal", "-shm"):
-                src = Path(str(path) + suffix)
-                if src.exists():
-                    src.rename(Path(str(aside) + suffix))
-            try:
-                return cls(path, cls._connect(path))
-            except sqlite3.DatabaseError as exc2:
-                raise StoreError(f"cannot open the table log {path}: {exc2}") from None
+            problem = str(exc)
+        try:
+            _salvage(path, problem)
+            return cls(path, cls._connect(path))
+        except (sqlite3.DatabaseError, OSError) as exc2:
+            raise StoreError(f"cannot open the table log {path}: {exc2}") from None
 
     @staticmethod
     def _connect(path: Path) -> sqlite3.Connection:
@@ -240,7 +247,7 @@ class EventStore:
 
     def read(self) -> Iterator[Row | BadRow]:
         """Every row in order; a damaged row is a ``BadRow`` saying why (and is logged)."""
-        return _rows(self._conn, self.path, f"{_SELECT_ROWS} ORDER BY seq", ())
+        return _rows(self._conn, self.path, 0)
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._conn)
@@ -307,13 +314,9 @@ class LogReader:
 
     def rows_after(self, seq: int, limit: int | None = None) -> list[Row | BadRow]:
         """The rows with a ``seq`` above ``seq``, in order (at most ``limit``); damaged rows as ``BadRow``."""
-        sql = f"{_SELECT_ROWS} WHERE seq > ? ORDER BY seq"
-        params: tuple[int, ...] = (seq,)
-        if limit is not None:
-            sql += " LIMIT ?"
-            params += (limit,)
         try:
-            return list(_rows(self._conn, self.path, sql, params))
+            with contextlib.closing(_rows(self._conn, self.path, seq)) as rows:
+                return list(itertools.islice(rows, limit))
         except sqlite3.Error as exc:
             raise StoreError(f"cannot read the table log {self.path}: {exc}") from None
 
@@ -378,13 +381,13 @@ def _as_stored(column: str) -> str:
     return f"CASE typeof({column}) WHEN 'text' THEN CAST({column} AS BLOB) ELSE {column} END"
 
 
-_SELECT_ROWS = f"SELECT seq, {', '.join(map(_as_stored, ('input', 'kind', 't', 'body', 'crc')))} FROM log"
-"""Every column of the log's rows, text as stored (``decode_row`` decodes it)."""
-
-
 def _meta(conn: sqlite3.Connection, path: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for key, value in conn.execute(f"SELECT {_as_stored('key')}, {_as_stored('value')} FROM meta"):
+    for item in _scan(conn, "meta", "rowid", ("key", "value"), 0):
+        if isinstance(item, _Lost):
+            log.error("table log %s: meta rows %s cannot be read (%s), ignored", path, item, item.error)
+            continue
+        _, key, value = item
         try:
             name = key.decode("utf-8") if isinstance(key, bytes) else str(key)
         except UnicodeDecodeError:
@@ -397,13 +400,234 @@ def _meta(conn: sqlite3.Connection, path: Path) -> dict[str, Any]:
     return out
 
 
-def _rows(conn: sqlite3.Connection, path: Path, sql: str, params: tuple[int, ...]) -> Iterator[Row | BadRow]:
-    for seq, input_seq, kind, t, body, crc in conn.execute(sql, params):
-        row = decode_row(seq, input_seq, kind, t, body, crc)
+def _rows(conn: sqlite3.Connection, path: Path, after: int) -> Generator[Row | BadRow, None, None]:
+    """The rows after ``after``, in order: a row that cannot be used is a ``BadRow`` saying why
+    (and is logged), and so is each row SQLite cannot read (a damaged page of the file)."""
+    for item in _scan(conn, "log", "seq", ("input", "kind", "t", "body", "crc"), after):
+        if isinstance(item, _Lost):
+            count = "an unknown number of" if item.last is None else str(item.last - item.first + 1)
+            log.error("table log %s: rows %s cannot be read (%s): %s row(s) lost", path, item, item.error, count)
+            if item.last is None:
+                yield BadRow(item.first, f"table log {path}, rows {item}: cannot be read ({item.error}); lost")
+            else:
+                for seq in range(item.first, item.last + 1):
+                    yield BadRow(seq, f"table log {path}, row {seq}: cannot be read ({item.error}); lost")
+            continue
+        row = decode_row(*item)
         if isinstance(row, BadRow):
             row = BadRow(row.seq, f"table log {path}, {row.error}")
             log.error("%s", row.error)
         yield row
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Lost:
+    """Rows ``first`` to ``last`` of a table (``last`` None: to its end) that SQLite cannot read."""
+
+    first: int
+    last: int | None
+    error: str
+    bound: int
+    """Above any key the lost rows may have had (``last`` or, when that is unknown, an estimate)."""
+
+    def __str__(self) -> str:
+        if self.last is None:
+            return f"from {self.first} on"
+        return str(self.first) if self.first == self.last else f"{self.first} to {self.last}"
+
+
+def _scan(conn: sqlite3.Connection, table: str, key: str, columns: tuple[str, ...],
+          after: int) -> Iterator[tuple[Any, ...] | _Lost]:
+    """The rows of ``table`` whose integer ``key`` is above ``after``, in order, as stored
+    (``_as_stored``), reading past damage: where SQLite finds the file malformed, the keys it
+    cannot read are one ``_Lost`` and the scan goes on from the next row it can read.
+
+    A damaged page makes SQLite fail the whole query at the row where it lies; this looks for
+    the next readable row key by key (each a seek of its own, which avoids that page) up to
+    the table's largest key. ``OperationalError`` (a busy or failing disk) is not damage: raised.
+    """
+    select = f"SELECT {key}, {', '.join(map(_as_stored, columns))} FROM {table}"
+    cursor = after
+    top: tuple[int, bool] | None = None
+    while True:
+        try:
+            for values in conn.execute(f"{select} WHERE {key} > ? ORDER BY {key}", (cursor,)):
+                cursor = int(values[0])
+                yield values
+            return
+        except sqlite3.OperationalError:
+            raise
+        except sqlite3.DatabaseError as exc:
+            error = str(exc)
+        if top is None:
+            top = _top(conn, table, key, cursor)
+        found = _next_readable(conn, select, key, cursor, top[0])
+        if found is None:  # nothing readable after the damage
+            yield _Lost(cursor + 1, top[0] if top[1] else None, error, max(top[0], cursor + 1))
+            return
+        if int(found[0]) > cursor + 1:
+            yield _Lost(cursor + 1, int(found[0]) - 1, error, int(found[0]) - 1)
+        cursor = int(found[0])
+        yield found
+
+
+def _next_readable(conn: sqlite3.Connection, select: str, key: str, cursor: int,
+                   top: int) -> tuple[Any, ...] | None:
+    """The first row after ``cursor`` (up to ``top``) that SQLite can read, or None.
+
+    Each probe asks for the first row at or after a key, a seek of its own that fails only
+    where it lands on a damaged page: probes at doubling distances find a readable row past
+    the damage, then probes key by key from ``cursor`` find the first one.
+    """
+    def probe(at: int) -> tuple[tuple[Any, ...] | None, bool]:
+        try:
+            return conn.execute(f"{select} WHERE {key} >= ? ORDER BY {key} LIMIT 1", (at,)).fetchone(), True
+        except sqlite3.OperationalError:
+            raise
+        except sqlite3.DatabaseError:
+            return None, False
+
+    step, found, beyond = 1, None, None
+    while cursor + step <= top:
+        found, readable = probe(cursor + step)
+        if readable:
+            beyond = cursor + step if found is None else int(found[0])
+            break
+        step *= 2
+    if beyond is None:
+        return None
+    for at in range(cursor + 1, beyond):
+        earlier, readable = probe(at)
+        if readable:
+            return earlier
+    return found
+
+
+def _top(conn: sqlite3.Connection, table: str, key: str, cursor: int) -> tuple[int, bool]:
+    """The largest key of ``table`` and True, or when SQLite cannot read it (the last page is
+    damaged) an upper bound (as many rows after ``cursor`` as the file could hold) and False."""
+    with contextlib.suppress(sqlite3.DatabaseError):
+        value = conn.execute(f"SELECT MAX({key}) FROM {table}").fetchone()[0]
+        if isinstance(value, int):
+            return max(value, cursor), True
+    try:
+        pages = int(conn.execute("PRAGMA page_count").fetchone()[0])
+        size = int(conn.execute("PRAGMA page_size").fetchone()[0])
+    except sqlite3.DatabaseError:
+        return cursor, False
+    return cursor + pages * size // _SMALLEST_ROW, False
+
+
+_SMALLEST_ROW = 24
+"""Fewer bytes than any row of the log takes in its page (cell pointer, header, seq, kind, t, crc, body)."""
+
+
+def _damage(conn: sqlite3.Connection) -> str | None:
+    """What SQLite's ``quick_check`` finds wrong with the log's file (None: nothing).
+
+    It reads every page (milliseconds for a session's log); ``OperationalError`` is raised.
+    """
+    try:
+        found = [str(r[0]) for r in conn.execute("PRAGMA quick_check(20)").fetchall()]
+    except sqlite3.OperationalError:
+        raise
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    if found == ["ok"]:
+        return None
+    text = "; ".join(" ".join(line.split()) for line in found)
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _salvage(path: Path, problem: str) -> None:
+    """Rebuild the damaged log at ``path`` from every row that can still be read.
+
+    The damaged file (with its ``-wal``) is read from a private copy; its readable meta and
+    rows (with their ``seq``) go to a new log, with a ``run`` row saying what was kept and
+    lost; that row's ``seq`` is above any row the damaged log may have held, so the rows
+    the table writes next never take a ``seq`` the club room may have had already. Then the
+    damaged file is renamed aside (``<name>.damaged-<time>``, kept for inspection) and the new
+    log put in its place. Logged as an error with the counts.
+    """
+    meta: dict[str, Any] = {}
+    kept: list[Row] = []
+    lost: list[_Lost | BadRow] = []
+    bound = 0
+    with tempfile.TemporaryDirectory(prefix="tablelog-") as tmp:
+        copy = Path(tmp) / "table.sqlite"
+        for suffix in ("", "-wal"):
+            if Path(f"{path}{suffix}").exists():
+                shutil.copyfile(f"{path}{suffix}", f"{copy}{suffix}")
+        conn = sqlite3.connect(str(copy), isolation_level=None)
+        try:
+            with contextlib.suppress(sqlite3.DatabaseError):
+                meta = _meta(conn, path)
+            try:
+                for item in _scan(conn, "log", "seq", ("input", "kind", "t", "body", "crc"), 0):
+                    if isinstance(item, _Lost):
+                        lost.append(item)
+                        bound = max(bound, item.bound)
+                        continue
+                    row = decode_row(*item)
+                    if isinstance(row, Row):
+                        kept.append(row)
+                    else:
+                        log.error("table log %s, %s", path, row.error)
+                        lost.append(row)
+                    bound = max(bound, row.seq)
+            except sqlite3.DatabaseError as exc:  # not even the table's first page
+                lost.append(_Lost(1, None, str(exc), 0))
+        finally:
+            conn.close()
+    count = sum(1 if isinstance(x, BadRow) else (x.last or x.first) - x.first + 1 for x in lost)
+    unknown = any(isinstance(x, _Lost) and x.last is None for x in lost)
+    lost_text = f"{count}{' or more' if unknown else ''}"
+    where = ", ".join(str(x) if isinstance(x, _Lost) else str(x.seq) for x in lost[:20])
+    aside = _aside_name(path)
+    if not meta and not kept:  # nothing of a table log: a new session starts in a new log
+        _move(path, aside)
+        log.error("table log %s cannot be read (%s): nothing in it could be kept, moved aside to %s; "
+                  "starting a new log", path, problem, aside)
+        return
+    new = path.with_name(f"{path.name}.salvage")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{new}{suffix}").unlink(missing_ok=True)
+    conn = EventStore._connect(new)
+    try:
+        with _Transaction(conn):
+            conn.executemany("INSERT INTO meta(key, value) VALUES (?, ?)",
+                             [(k, json.dumps(v, sort_keys=True)) for k, v in meta.items()])
+            values = [(r.seq, r.input, r.kind, r.t, encode_body(r.body)) for r in kept]
+            last_t = max((r.t for r in kept), default=0.0)
+            note = {"salvaged": {"from": aside.name, "problem": problem, "kept": len(kept),
+                                 "lost": lost_text, "lost_rows": where}}
+            values.append((bound + 1, 0, "run", last_t, encode_body(note)))
+            conn.executemany("INSERT INTO log(seq, input, kind, t, body, crc) VALUES (?, ?, ?, ?, ?, ?)",
+                             [(*v, row_crc(v[2], v[3], v[4])) for v in values])
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+    _move(path, aside)
+    new.rename(path)
+    log.error("table log %s is damaged (%s): rebuilt from what could be read, %d row(s) kept, %s row(s) lost%s; "
+              "the damaged file is kept as %s", path, problem, len(kept), lost_text,
+              f" (rows {where})" if where else "", aside)
+
+
+def _move(path: Path, to: Path) -> None:
+    """Rename the SQLite file ``path`` (with its ``-wal`` and ``-shm``) to ``to``."""
+    for suffix in ("", "-wal", "-shm"):
+        if Path(f"{path}{suffix}").exists():
+            Path(f"{path}{suffix}").rename(f"{to}{suffix}")
+
+
+def _aside_name(path: Path) -> Path:
+    """A name beside ``path`` for its damaged file that no file has yet."""
+    stem = f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
+    aside, n = path.with_name(stem), 1
+    while any(Path(f"{aside}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
+        aside, n = path.with_name(f"{stem}-{n}"), n + 1
+    return aside
 
 
 class _Transaction:

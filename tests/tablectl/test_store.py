@@ -250,16 +250,16 @@ def test_a_reader_refuses_what_is_not_a_table_log(tmp_path: Path) -> None:
         open_reader(tmp_path / "other.sqlite", snapshot=True)
 
 
-def _played_log(path: Path) -> None:
-    """A log written by the real runtime: the session line, a board, a few director calls."""
+def _played_log(path: Path, presses: int = 4) -> None:
+    """A log written by the real runtime: the session line, a board, calls of the director."""
     clock = Clock()
     rt = TableRuntime(path, _setup(), monotonic=clock)
     sim = SimTable(default_deck(), rt.clock)
     rt.start([sim])
     sim.present(TAG, "board")
-    for seat in "NESW":
+    for i in range(presses):
         clock.now += 1
-        sim.press(seat)
+        sim.press("NESW"[i % 4])
         assert rt.sync(5)
     rt.stop()
 
@@ -292,3 +292,72 @@ def test_a_row_whose_text_is_not_utf8_is_reported_and_skipped_and_the_table_star
     with open_reader(path, snapshot=True) as reader:  # tablectl replay and the room's link read it too
         rows = reader.rows_after(0)
     assert [r.seq for r in rows if isinstance(r, BadRow)] == [damaged]
+
+
+@pytest.mark.parametrize("where", [1800, 0], ids=["cells", "page-header"])
+def test_a_malformed_log_keeps_every_readable_row_and_the_damaged_file_is_kept_aside(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, where: int) -> None:
+    path = tmp_path / "t.sqlite"
+    _played_log(path, presses=400)
+    store = EventStore.open(path)
+    original = {r.seq: r for r in store.read()}
+    session_id = store.session_id
+    store.close()
+    assert len(original) > 1000 and all(isinstance(r, Row) for r in original.values())
+    page_size = 4096
+    pages = path.stat().st_size // page_size
+    assert pages > 10
+    with open(path, "r+b") as f:  # a bad sector in a page of rows: SQLite finds the file malformed
+        f.seek((pages * 2 // 3) * page_size + where)
+        f.write(b"\xff" * 400)
+    damaged = path.read_bytes()
+    check = sqlite3.connect(path)
+    with pytest.raises(sqlite3.DatabaseError, match="malformed"):
+        check.execute("SELECT * FROM log").fetchall()
+    check.close()
+
+    rt = TableRuntime(path, _setup())
+    try:
+        rows = list(rt.store.read())
+        kept = [r for r in rows if isinstance(r, Row) and r.seq in original]
+        assert not [r for r in rows if isinstance(r, BadRow)]
+        assert 0 < len(original) - len(kept) <= 100  # the rows of one page, no more
+        assert all(original[r.seq] == r for r in kept)
+        note = next(r for r in rows if isinstance(r, Row) and "salvaged" in r.body).body["salvaged"]
+        assert note["kept"] == len(kept) and note["lost"] == str(len(original) - len(kept))
+        assert rt.rebuilt.inputs == sum(1 for r in kept if r.is_input)
+        assert rt.store.session_id == session_id
+        assert rt.store.last_seq > max(original)  # new rows never take a seq the room may have had
+        assert rt.store._conn.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+    finally:
+        rt.stop()
+    aside = [p for p in tmp_path.iterdir() if ".damaged-" in p.name and not p.name.endswith(("-wal", "-shm"))]
+    assert len(aside) == 1 and aside[0].read_bytes() == damaged  # kept for inspection, as it was
+    reports = [r.getMessage() for r in caplog.records if r.levelname == "ERROR" and "is damaged" in r.getMessage()]
+    assert len(reports) == 1 and f"{len(kept)} row(s) kept" in reports[0]
+    assert f"{len(original) - len(kept)} row(s) lost" in reports[0] and aside[0].name in reports[0]
+    with open_reader(aside[0], snapshot=True) as reader:  # tablectl replay of the damaged file: what it can
+        again = reader.rows_after(0)
+    assert [r for r in again if isinstance(r, Row)] == kept
+    assert {r.seq for r in again if isinstance(r, BadRow)} == set(original) - {r.seq for r in kept}
+
+
+def test_a_log_whose_last_page_is_damaged_goes_on_above_any_row_it_may_have_held(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite"
+    store = EventStore.open(path)
+    store.append(_groups(300))
+    store.close()
+    size = path.stat().st_size
+    with open(path, "r+b") as f:  # the page that holds the last rows: SQLite cannot tell the last seq
+        f.seek(size - 4096)
+        f.write(b"\xff" * 64)
+    store = EventStore.open(path)
+    try:
+        rows = list(store.read())
+        kept = [r.seq for r in rows if isinstance(r, Row) and r.kind != "run"]
+        assert kept == list(range(1, len(kept) + 1)) and 400 < len(kept) < 600
+        assert store.last_seq > 600
+        assert rows[-1].body["salvaged"]["lost"] == "1 or more"  # type: ignore[union-attr]
+        assert store.append(_groups(1))[0].seq == store.last_seq - 1 > 600
+    finally:
+        store.close()
