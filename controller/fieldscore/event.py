@@ -1,0 +1,196 @@
+"""An event scored from its scores alone: every board, every pair's session, the ranking.
+
+- Session totals: the sum of a pair's points; its percentage is the total over the tops of
+  the boards it played (boards it did not play count for nothing: EBU and ACBL practice).
+- Ranks: competition ranking (1, 2=, 2=, 4): pairs with equal results share the best rank
+  of the group (written "2=" by the EBU's programs; Ruter prints the group's first and last
+  rank). Matchpoint pairs rank by percentage, IMP pairs by IMPs per board played, teams by
+  VPs (or IMPs). A pair that played no board ranks after every pair that did (as Ruter does).
+- Fields: one ranking, or North-South and East-West apart in a matchpoint event in which
+  no pair changed direction (a Mitchell); ``Conventions.rank_by_direction`` decides.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from controller.fieldscore.imps import butler_board, cross_imp_board, score_match
+from controller.fieldscore.matchpoints import score_board
+from controller.fieldscore.model import (
+    BoardScore,
+    Conventions,
+    Event,
+    EventScore,
+    Result,
+    ScoredResult,
+    Scoring,
+    Standing,
+)
+
+__all__ = ["rank", "round_half_away", "score_event"]
+
+
+def score_event(event: Event, conventions: Conventions | None = None) -> EventScore:
+    """Score ``event`` from its scores alone, with its own conventions unless others are given."""
+    conv = conventions if conventions is not None else event.conventions
+    if event.scoring is Scoring.TEAMS:
+        return _score_teams(event, conv)
+    groups = _board_groups(event.results, conv.across_sections)
+    expected = max((len(g) for g in groups.values()), default=0)
+    boards = []
+    for (section, board), results in groups.items():
+        if event.scoring is Scoring.MP:
+            boards.append(score_board(board, section, results, expected, conv))
+        elif event.scoring is Scoring.BUTLER:
+            boards.append(butler_board(board, section, results, conv))
+        else:
+            boards.append(cross_imp_board(board, section, results, conv))
+    if conv.board_decimals is not None:
+        boards = [_rounded(b, conv.board_decimals) for b in boards]
+    standings = _pair_standings(boards, event.pairs)
+    by_direction = conv.rank_by_direction
+    if by_direction is None:
+        by_direction = event.scoring is Scoring.MP and _is_mitchell(standings)
+    ranked = _ranked(standings, event.scoring, by_direction)
+    return EventScore(replace(event, conventions=conv), tuple(boards), ranked)
+
+
+def round_half_away(value: float, places: int) -> float:
+    """``value`` to ``places`` decimals, halves away from zero (as the scoring programs print)."""
+    scale = 10.0 ** places
+    return math.copysign(math.floor(abs(value) * scale + 0.5 + 1e-9) / scale, value)
+
+
+def _rounded(board: BoardScore, places: int) -> BoardScore:
+    results = tuple(replace(s, points_ns=round_half_away(s.points_ns, places),
+                            points_ew=round_half_away(s.points_ew, places)) for s in board.results)
+    return replace(board, results=results)
+
+
+def _board_groups(results: Iterable[Result], across_sections: bool
+                  ) -> dict[tuple[str | None, str], list[Result]]:
+    """The results compared with each other, by (section or None, board), in file order."""
+    groups: dict[tuple[str | None, str], list[Result]] = {}
+    for r in results:
+        groups.setdefault((None if across_sections else r.section, r.board), []).append(r)
+    return groups
+
+
+@dataclass(slots=True)
+class _Tally:
+    section: str | None
+    pair: str
+    boards: int = 0
+    total: float = 0.0
+    maximum: float = 0.0
+    directions: set[str] = field(default_factory=set)
+    wins: int = 0
+
+
+def _pair_standings(boards: Sequence[BoardScore], participants: Iterable[tuple[str | None, str]]
+                    ) -> list[Standing]:
+    tallies: dict[tuple[str | None, str], _Tally] = {}
+    for key in participants:
+        tallies.setdefault(key, _Tally(*key))
+    for b in boards:
+        for s in b.results:
+            r = s.result
+            for pair, points, direction in ((r.ns, s.points_ns, "NS"), (r.ew, s.points_ew, "EW")):
+                t = tallies.get((r.section, pair))
+                if t is None:
+                    t = tallies[(r.section, pair)] = _Tally(r.section, pair)
+                t.boards += 1
+                t.total += points
+                t.maximum += s.top or 0.0
+                t.directions.add(direction)
+    return [Standing(t.pair, t.section, next(iter(t.directions)) if len(t.directions) == 1 else None,
+                     t.boards, t.total, t.maximum or None) for t in tallies.values()]
+
+
+def _is_mitchell(standings: Sequence[Standing]) -> bool:
+    """True when every pair that played sat in one direction only, and both directions were played."""
+    played = [s for s in standings if s.boards]
+    return bool(played) and all(s.direction for s in played) and len({s.direction for s in played}) == 2
+
+
+def rank(keys: Sequence[float | None]) -> list[tuple[int, int]]:
+    """Competition ranks of ``keys``, highest first, as (rank, how many share it); None (a pair
+    that played nothing) ranks after every number, all such tied."""
+    order = sorted(range(len(keys)), key=lambda i: (keys[i] is None, -_tie_key(keys[i])))
+    out = [(0, 0)] * len(keys)
+    start = 0
+    while start < len(order):
+        end = start + 1
+        first = keys[order[start]]
+        while end < len(order) and _same(keys[order[end]], first):
+            end += 1
+        for i in order[start:end]:
+            out[i] = (start + 1, end - start)
+        start = end
+    return out
+
+
+def _tie_key(k: float | None) -> float:
+    return 0.0 if k is None else round(k, 9)
+
+
+def _same(a: float | None, b: float | None) -> bool:
+    return (a is None) == (b is None) and _tie_key(a) == _tie_key(b)
+
+
+def _ranking_key(s: Standing, scoring: Scoring) -> float | None:
+    if not s.boards:
+        return None
+    if scoring is Scoring.MP:
+        return s.percent
+    if scoring is Scoring.TEAMS:
+        return s.total
+    return s.average
+
+
+def _ranked(standings: Sequence[Standing], scoring: Scoring, by_direction: bool) -> tuple[Standing, ...]:
+    fields: dict[str | None, list[Standing]] = {}
+    for s in standings:
+        fields.setdefault(s.direction if by_direction else None, []).append(s)
+    out = []
+    for name in sorted(fields, key=lambda d: (d is None, d or "")):
+        group = fields[name]
+        places = rank([_ranking_key(s, scoring) for s in group])
+        ranked = [replace(s, rank=r, tied=n) for s, (r, n) in zip(group, places, strict=True)]
+        ranked.sort(key=lambda s: (s.rank or 0, _natural(s.section), _natural(s.pair)))
+        out.extend(ranked)
+    return tuple(out)
+
+
+def _natural(text: str | None) -> tuple[int, str]:
+    """Sort key that puts "2" before "10"."""
+    t = text or ""
+    digits = t[:len(t) - len(t.lstrip("0123456789"))]
+    return (int(digits) if digits else 0, t)
+
+
+def _score_teams(event: Event, conv: Conventions) -> EventScore:
+    matches = tuple(score_match(m, conv) for m in event.matches)
+    by_board: dict[str, list[ScoredResult]] = {}
+    tallies: dict[str, _Tally] = {}
+    for key in event.pairs:
+        tallies.setdefault(key[1], _Tally(None, key[1]))
+    for ms in matches:
+        m = ms.match
+        for (home_ns, away_ns), (_, gained) in zip(m.boards, ms.imps, strict=True):
+            by_board.setdefault(home_ns.board, []).extend(
+                (ScoredResult(home_ns, float(gained), float(-gained)),
+                 ScoredResult(away_ns, float(-gained), float(gained))))
+        for team, mine, theirs, vps in ((m.home, ms.home_imps, ms.away_imps, ms.home_vps),
+                                        (m.away, ms.away_imps, ms.home_imps, ms.away_vps)):
+            t = tallies.setdefault(team, _Tally(None, team))
+            t.boards += len(m.boards)
+            t.total += vps if vps is not None else mine - theirs
+            t.wins += mine >= theirs
+    boards = tuple(BoardScore(b, None, tuple(rs)) for b, rs in by_board.items())
+    standings = [Standing(t.pair, None, None, t.boards, t.total, wins=t.wins) for t in tallies.values()]
+    return EventScore(replace(event, conventions=conv), boards, _ranked(standings, Scoring.TEAMS, False),
+                      matches)
+

@@ -1,0 +1,436 @@
+"""PBN results: ``[ScoreTable]``, ``[TotalScoreTable]`` and ``[ScoreIMP]`` read into events to score.
+
+A PBN table (PBN 2.1 §5.2) is a tag whose value names its columns, ``Name\\widthAlign``
+separated by ``;`` (an optional ``+``/``-`` before a name gives its order), followed by its
+elements: string tokens in double quotes or section tokens, as many per row as there are
+columns, over as many lines as they take. ``-`` is an irrelevant element, ``?`` an unknown one,
+and ``^`` marks an artificial score. ``[ScoreTable]`` is a board's traveller (§5.7),
+``[TotalScoreTable]`` the ranking (§5.8); ``[ScoreIMP "NS 4 EW -4"]`` a table's IMPs in a team
+match, whose rooms ``[HomeTeam]`` (North-South at that table) and ``[VisitTeam]`` name.
+
+The reader turns them into ``controller.fieldscore`` events: the results to score, the
+conventions the producing program used (found from its name and the file's ``Scoring``), and
+every value it printed, for ``tablectl score --check``. The programs it knows:
+
+- Ruter (Ruter, "Ruter i Norge"; brenning.se): matchpoints 2 per pair beaten; "Ruter i
+  Norge" prints matchpoints and totals centred on the average (matchpoints minus half the
+  top); ``IMP;Butler-2;Mean`` is Butler with the highest and the lowest score dropped and the
+  mean to the nearest 10; ``TotalScoreIMP`` is IMPs per board played; a multi-session file
+  prints the session in ``Session*`` columns, and its ``Total*``/``Rank`` columns add up
+  earlier sessions that are not in the file.
+- any ``[ScoreIMP]`` file (RealBridge and others): the two rooms of each match are the two
+  records of a board with the same teams swapped; a record without ``[Score]`` is scored
+  from its contract and result.
+
+It never raises for the content of a file: what it cannot use is listed in ``warnings``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from controller.contract import Contract
+from controller.errors import NotationError
+from controller.fieldscore.model import (
+    Artificial,
+    Conventions,
+    Datum,
+    Event,
+    FieldScoreError,
+    Match,
+    Printed,
+    Result,
+    ResultsFile,
+    Scoring,
+)
+from controller.records.model import decode_text
+from controller.scoring import duplicate_score
+from controller.seats import Seat, Vulnerability, board_vulnerability
+
+__all__ = ["Column", "Table", "TableRecord", "load", "loads", "read"]
+
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
+_META = re.compile(r'%\s*<META\s+name=(\S+)\s+content="([^"]*)"', re.IGNORECASE)
+_ELEMENT = re.compile(r'"((?:[^"\\]|\\.)*)"|([^\s"]+)')
+_COLUMN = re.compile(r"^([+-]?)([^\\]+?)(?:\\(\d+)([LR]?))?$")
+_SIDE_POINTS = re.compile(r"\b(NS|EW)\s*([+-]?\d+(?:\.\d+)?)", re.IGNORECASE)
+_BUTLER_TRIM = re.compile(r"Butler-(\d+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A table's column (PBN 2.1 §5.2): its name, minimum width, alignment and sort order."""
+
+    name: str
+    width: int | None = None
+    align: str | None = None
+    order: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Column:
+        """The column of ``Rank\\2R``, ``+Percentage_NS``, ``Names``."""
+        m = _COLUMN.match(text.strip())
+        if m is None:
+            return cls(text.strip())
+        order, name, width, align = m.groups()
+        return cls(name.strip(), int(width) if width else None, align or None, order or None)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table: its tag's name, its columns and its rows (elements as text, quotes removed)."""
+
+    name: str
+    columns: tuple[Column, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+    def index(self, name: str) -> int | None:
+        """The position of the column called ``name``, or None."""
+        for i, c in enumerate(self.columns):
+            if c.name == name:
+                return i
+        return None
+
+    def records(self) -> list[dict[str, str]]:
+        """The rows as {column name: element}."""
+        names = [c.name for c in self.columns]
+        return [dict(zip(names, row, strict=True)) for row in self.rows]
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """One PBN record as this reader keeps it: its tags (``#`` copies resolved) and tables."""
+
+    line: int
+    tags: tuple[tuple[str, str], ...]
+    tables: tuple[Table, ...]
+
+    def tag(self, name: str) -> str | None:
+        """The value of the last tag called ``name``, or None."""
+        for key, value in reversed(self.tags):
+            if key == name:
+                return value
+        return None
+
+    def table(self, name: str) -> Table | None:
+        """The table called ``name``, or None."""
+        for t in self.tables:
+            if t.name == name:
+                return t
+        return None
+
+
+@dataclass(slots=True)
+class _Open:
+    line: int
+    tags: list[tuple[str, str]] = field(default_factory=list)
+    tables: list[tuple[str, str, list[str]]] = field(default_factory=list)
+
+
+def read(text: str) -> tuple[tuple[TableRecord, ...], dict[str, str], tuple[str, ...]]:
+    """The records of PBN text with their tags and tables, the ``% <META name= content=>`` lines
+    (Ruter's), and the warnings: a table whose elements do not fill its rows."""
+    meta: dict[str, str] = {}
+    opened: list[_Open] = []
+    current: _Open | None = None
+    table: list[str] | None = None
+    in_brace = False
+    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
+        if in_brace:
+            if "}" not in line:
+                continue
+            line = line[line.index("}") + 1:]
+            in_brace = False
+        stripped = line.strip()
+        if not stripped:
+            current, table = None, None
+            continue
+        if stripped[0] == "%":
+            m = _META.match(stripped)
+            if m:
+                meta[m.group(1)] = m.group(2)
+            continue
+        if stripped[0] == ";":
+            continue
+        if stripped[0] == "[":
+            for m in _TAG.finditer(stripped):
+                name, value = m.group(1), m.group(2).replace('\\"', '"')
+                if current is None or (name in ("Event", "Board") and any(k == name for k, _ in current.tags)):
+                    current = _Open(number)
+                    opened.append(current)
+                current.tags.append((name, value))
+                table = None
+                if name.endswith("Table"):
+                    table = []
+                    current.tables.append((name, value, table))
+            rest = _TAG.sub("", stripped).strip()
+            if "{" in rest and "}" not in rest[rest.index("{"):]:
+                in_brace = True
+            continue
+        if stripped[0] == "{":
+            in_brace = "}" not in stripped
+            continue
+        if table is not None:
+            table.extend(a if b == "" else b for a, b in _ELEMENT.findall(line))
+    return _resolve(opened), meta, ()
+
+
+def _resolve(opened: Sequence[_Open]) -> tuple[TableRecord, ...]:
+    records = []
+    previous: dict[str, str] = {}
+    for o in opened:
+        tags = []
+        for name, value in o.tags:
+            if value == "#":
+                value = previous.get(name, "")
+            tags.append((name, value))
+        previous = dict(tags)
+        tables = []
+        for name, spec, elements in o.tables:
+            columns = tuple(Column.parse(c) for c in spec.split(";")) if spec.strip() else ()
+            width = len(columns)
+            rows = tuple(tuple(elements[i:i + width]) for i in range(0, len(elements) - width + 1, width)) \
+                if width else ()
+            tables.append(Table(name, columns, rows))
+        records.append(TableRecord(o.line, tuple(tags), tuple(tables)))
+    return tuple(records)
+
+
+def load(path: str | os.PathLike[str]) -> ResultsFile:
+    """The events of the PBN results file at ``path`` (UTF-8, else cp1252 / Latin-1)."""
+    p = Path(path)
+    return loads(decode_text(p.read_bytes()), source=p.name)
+
+
+def loads(text: str, source: str = "<string>") -> ResultsFile:
+    """The events of PBN text: one per ``[Event]`` with score tables or ``[ScoreIMP]`` records."""
+    records, meta, warnings = read(text)
+    out_warnings = list(warnings)
+    by_event: dict[str, list[TableRecord]] = {}
+    for r in records:
+        by_event.setdefault(r.tag("Event") or "", []).append(r)
+    events = []
+    for name, recs in by_event.items():
+        if any(r.table("ScoreTable") for r in recs):
+            events.append(_pairs_event(name, recs, meta, out_warnings))
+        elif any(r.tag("ScoreIMP") is not None for r in recs):
+            events.append(_teams_event(name, recs, meta, out_warnings))
+    return ResultsFile(source, tuple(events), tuple(out_warnings))
+
+
+# --- pairs: [ScoreTable] and [TotalScoreTable] ------------------------------------------
+
+
+def _producer(records: Sequence[TableRecord], meta: dict[str, str]) -> str | None:
+    if "Generator" in meta:
+        return meta["Generator"]
+    for r in records:
+        app = r.tag("Application")
+        if app:
+            return app.split(" - ")[0].strip()
+    return None
+
+
+def _scoring_of(text: str, table: Table | None) -> tuple[Scoring, Conventions, list[str]]:
+    """The scoring of a PBN ``Scoring`` value (or Ruter's ScoringType) and a traveller's columns."""
+    t = text.lower()
+    columns = {c.name for c in table.columns} if table else set()
+    if "butler" in t or "ButlerDatum" in columns:
+        m = _BUTLER_TRIM.search(text)
+        dropped = int(m.group(1)) if m else 0
+        notes = ["Butler: datum the mean of the scores to the nearest 10"
+                 + (f", the {dropped // 2} highest and {dropped // 2} lowest dropped ({text!r})" if dropped else "")]
+        return Scoring.BUTLER, Conventions(datum=Datum(trim=dropped // 2)), notes
+    if "cross" in t or ("imp" in t and "IMP_NS" in columns):
+        return Scoring.CROSS_IMP, Conventions(), ["cross-IMPs summed"]
+    return Scoring.MP, Conventions(), ["matchpoints 2 per pair beaten, 1 per tie"]
+
+
+def _cell(row: dict[str, str], name: str) -> str | None:
+    v = row.get(name)
+    if v is None or v in ("-", "?", ""):
+        return None
+    return v
+
+
+def _row_result(board: str, row: dict[str, str], warnings: list[str], where: str) -> Result | None:
+    ns, ew = _cell(row, "PairId_NS"), _cell(row, "PairId_EW")
+    if ns is None or ew is None:
+        warnings.append(f"{where}: no pair numbers: row ignored")
+        return None
+    section = _cell(row, "Section")
+    texts = [(_cell(row, "Score_NS"), 1), (_cell(row, "Score_EW"), -1)]
+    for text, sign in texts:
+        if text is None:
+            continue
+        try:
+            if text.startswith("^"):
+                raise ValueError(text)
+            return Result(board, ns, ew, score=sign * int(text), section=section)
+        except ValueError:
+            pass
+        try:
+            artificial = Artificial.parse(text.lstrip("^"))
+        except FieldScoreError:
+            continue
+        if sign < 0:
+            artificial = Artificial(artificial.ew, artificial.ns)
+        return Result(board, ns, ew, artificial=artificial, section=section)
+    warnings.append(f"{where}: no score for {ns} v {ew}: row ignored")
+    return None
+
+
+_RESULT_FIELDS = {"Percentage_NS": "percent_ns", "Percentage_EW": "percent_ew",
+                  "IMP_NS": "points_ns", "IMP_EW": "points_ew"}
+
+
+def _pairs_event(name: str, records: Sequence[TableRecord], meta: dict[str, str],
+                 warnings: list[str]) -> Event:
+    producer = _producer(records, meta)
+    first_table = next(t for r in records if (t := r.table("ScoreTable")) is not None)
+    scoring_text = meta.get("ScoringType") or next((s for r in records if (s := r.tag("Scoring"))), "")
+    scoring, conventions, notes = _scoring_of(scoring_text, first_table)
+    name_lower = (producer or "").lower()
+    is_ruter = name_lower.startswith("ruter")
+    centred = is_ruter and "norge" in name_lower and scoring is Scoring.MP
+    if centred:
+        notes.append("matchpoints and totals printed centred on the average (Ruter i Norge)")
+    results: list[Result] = []
+    printed: list[Printed] = []
+    participants: list[tuple[str | None, str]] = []
+    not_checked: list[str] = []
+    for rec in records:
+        board = rec.tag("Board") or "?"
+        traveller = rec.table("ScoreTable")
+        if traveller is not None:
+            for i, row in enumerate(traveller.records(), start=1):
+                where = f"board {board} row {i} (line {rec.line})"
+                result = _row_result(board, row, warnings, where)
+                if result is None:
+                    continue
+                results.append(result)
+                key = ("result", result.section or "", board, result.ns, result.ew)
+                for column, value in row.items():
+                    fname = _RESULT_FIELDS.get(column)
+                    if column in ("MP_NS", "MP_EW"):
+                        fname = ("centred_" if centred else "points_") + column[-2:].lower()
+                    if fname and _cell(row, column) is not None:
+                        printed.append(Printed(key, fname, value, column))
+                if _cell(row, "ButlerDatum") is not None:
+                    printed.append(Printed(("board", "", board), "datum", row["ButlerDatum"], "ButlerDatum"))
+        totals = rec.table("TotalScoreTable")
+        if totals is not None:
+            _total_rows(totals, scoring, is_ruter, centred, printed, participants, not_checked)
+    return Event(name, scoring, tuple(results), conventions, pairs=tuple(participants), producer=producer,
+                 notes=tuple(notes), printed=tuple(printed), not_checked=tuple(dict.fromkeys(not_checked)))
+
+
+def _total_rows(table: Table, scoring: Scoring, is_ruter: bool, centred: bool, printed: list[Printed],
+                participants: list[tuple[str | None, str]], not_checked: list[str]) -> None:
+    columns = {c.name for c in table.columns}
+    session = "SessionScoreMP" in columns or "SessionPercentage" in columns
+    fields: dict[str, str] = {}
+    if session:
+        fields = {"SessionScoreMP": "centred_total" if centred else "total", "SessionPercentage": "percent",
+                  "SessionRank": "rank", "SessionRankTie": "rank_end", "NrBoardsSession": "boards"}
+        cumulative = [c for c in ("TotalScoreMP", "TotalPercentage", "Rank", "RankTie", "NrBoards") if c in columns]
+        if cumulative:
+            not_checked.append(f"{', '.join(cumulative)}: cumulative over earlier sessions, whose scores "
+                               "are not in the file")
+    else:
+        fields = {"TotalScoreMP": "centred_total" if centred else "total", "TotalMP": "total",
+                  "TotalPercentage": "percent", "Rank": "rank", "RankTie": "rank_end", "NrBoards": "boards",
+                  "TotalIMP": "total", "MeanIMP": "average", "MeanMP": "average",
+                  "TotalScoreIMP": "average" if is_ruter else "total"}
+    for row in table.records():
+        pair = _cell(row, "PairId")
+        if pair is None:
+            continue
+        section = _cell(row, "Section")
+        participants.append((section, pair))
+        key = ("pair", section or "", pair)
+        for column, fname in fields.items():
+            value = row.get(column)
+            if value is None or value in ("?", ""):
+                continue
+            if fname == "rank_end" and value == "-":
+                rank_column = "SessionRank" if session else "Rank"
+                value = row.get(rank_column, "-")
+            if value != "-":
+                printed.append(Printed(key, fname, value, column))
+
+
+# --- teams: [ScoreIMP] -------------------------------------------------------------------
+
+
+def _record_score(rec: TableRecord, board: str, warnings: list[str]) -> int | None:
+    """North-South's score: ``[Score]``, else from ``[Contract]``, ``[Declarer]`` and ``[Result]``."""
+    text = rec.tag("Score")
+    if text:
+        sides = dict((s.upper(), float(v)) for s, v in _SIDE_POINTS.findall(text))
+        if "NS" in sides:
+            return int(sides["NS"])
+        if "EW" in sides:
+            return -int(sides["EW"])
+    contract_text = (rec.tag("Contract") or "").strip()
+    if contract_text.lower() == "pass":
+        return 0
+    try:
+        declarer = Seat.parse(rec.tag("Declarer") or "")
+        contract = Contract.parse(contract_text, declarer)
+        tricks = int(rec.tag("Result") or "")
+        vul_text = rec.tag("Vulnerable")
+        vul = Vulnerability.parse(vul_text) if vul_text else board_vulnerability(int(board))
+    except (NotationError, ValueError):
+        warnings.append(f"board {board} (line {rec.line}): no score and no contract to score")
+        return None
+    return duplicate_score(contract, tricks, vul)
+
+
+def _teams_event(name: str, records: Sequence[TableRecord], meta: dict[str, str], warnings: list[str]) -> Event:
+    rooms: dict[frozenset[str], dict[str, dict[str, Result]]] = {}
+    order: dict[frozenset[str], tuple[str, str]] = {}
+    printed: dict[tuple[str, ...], list[Printed]] = {}
+    teams: list[str] = []
+    for rec in records:
+        home, visit, board = rec.tag("HomeTeam"), rec.tag("VisitTeam"), rec.tag("Board")
+        if not home or not visit or not board:
+            warnings.append(f"line {rec.line}: a [ScoreIMP] record without HomeTeam, VisitTeam or Board: ignored")
+            continue
+        score = _record_score(rec, board, warnings)
+        if score is None:
+            continue
+        teams.extend((home, visit))
+        result = Result(board, home, visit, score=score)
+        key = frozenset((home, visit))
+        order.setdefault(key, (home, visit))
+        rooms.setdefault(key, {}).setdefault(board, {})[home] = result
+        rkey = ("result", "", board, home, visit)
+        printed[rkey] = [Printed(rkey, f"points_{m.group(1).lower()}", m.group(2), "ScoreIMP")
+                         for m in _SIDE_POINTS.finditer(rec.tag("ScoreIMP") or "")]
+    matches = []
+    not_checked = []
+    for key, boards in rooms.items():
+        home, away = order[key]
+        pairs = []
+        for board, by_home in boards.items():
+            if home in by_home and away in by_home:
+                pairs.append((by_home[home], by_home[away]))
+                continue
+            ((team, _),) = by_home.items()
+            other = away if team == home else home
+            lost = printed.pop(("result", "", board, team, other), [])
+            note = (f"board {board}, {team} v {other}: the other room's record ({other} North-South) is "
+                    f"not in the file, so its ScoreIMP ({', '.join(p.text for p in lost)}) cannot be recomputed")
+            warnings.append(note)
+            not_checked.append(note)
+        matches.append(Match(home, away, tuple(pairs)))
+    return Event(name, Scoring.TEAMS, tuple(r for m in matches for b in m.boards for r in b), Conventions(),
+                 matches=tuple(matches), pairs=tuple((None, t) for t in dict.fromkeys(teams)),
+                 producer=_producer(records, meta),
+                 notes=("IMPs between the two rooms of each match; VPs on the WBF continuous scale",),
+                 printed=tuple(p for ps in printed.values() for p in ps), not_checked=tuple(not_checked))

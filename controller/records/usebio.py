@@ -1,0 +1,266 @@
+"""USEBIO 1.2 results (the EBU's XML for club results) read into events to score.
+
+A USEBIO file holds ``EVENT`` elements; a pairs event lists its ``PARTICIPANTS`` (``PAIR``:
+number, place, boards played, percentage) and its ``BOARD`` travellers (``TRAVELLER_LINE``:
+pairs, contract, ``SCORE`` for North-South, match points or cross-IMPs); a teams event lists
+``TEAM`` participants (total VPs, place, their pairs' cross-IMPs) and each ``MATCH`` (teams,
+boards with both rooms' lines, IMPs, the two VP scores). An artificial score is written
+``A60``/``A50``/``A40`` (or ``A+``/``A=``/``A-``), one for both sides or one per side.
+
+The producing program (``PROGRAM_NAME``) gives what the file does not say:
+
+- BBO Extractor, EBUScore and the other EBU programs: matchpoints 2 per pair beaten; places
+  of a tie are printed alike, with "=" by TeamsScorer and EBUScore ("7=").
+- TeamsScorer: cross-IMPs averaged over the other results (``PAIR_IMPS`` their sum), and
+  for 3-board matches the integer 20-VP scale of its VP scores (``TEAMSSCORER_VP_3_BOARDS``).
+
+The XML is parsed by the standard library, which never fetches an external entity or DTD;
+a document declaring entities of its own is refused (as defusedxml does). Nothing in the
+content of a file raises: what cannot be used is in ``warnings``; XML that is not
+well-formed raises ``RecordError``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+from controller.errors import RecordError
+from controller.fieldscore.model import (
+    Artificial,
+    Conventions,
+    CrossImps,
+    Event,
+    FieldScoreError,
+    Match,
+    Printed,
+    Result,
+    ResultsFile,
+    Scoring,
+    VpScale,
+)
+
+__all__ = ["TEAMSSCORER_VP_3_BOARDS", "load", "loads"]
+
+# The VP scores TeamsScorer 5.1 printed for the 3-board matches of the EBU's multiple-teams
+# example: 10-10 for a draw, then 11 from 1 IMP, 12 from 2, 13 from 3, 14 from 5, 15 from 7,
+# 16 from 9, 17 from 11, 18 from 14, 19 from 17, 20 from 20. All 40 matches fit it; margins
+# 15, 17, 18 and 20 do not occur there, so the steps to 19 (at 17, 18 or 19) and to 20 (at
+# 20 or 21) are taken as the regular pattern of such short-match scales (ACBL's 30-VP
+# scale for 6-8 boards has the same steps: 17-19, 20-23).
+TEAMSSCORER_VP_3_BOARDS = VpScale("TeamsScorer 20-VP scale for 3-board matches", (1, 2, 3, 5, 7, 9, 11, 14, 17, 20))
+
+_ENTITY = re.compile(rb"<!ENTITY", re.IGNORECASE)
+
+
+def load(path: str | os.PathLike[str]) -> ResultsFile:
+    """The events of the USEBIO file at ``path`` (in the encoding its XML declaration names)."""
+    p = Path(path)
+    return loads(p.read_bytes(), source=p.name)
+
+
+def loads(data: str | bytes, source: str = "<string>") -> ResultsFile:
+    """The events of a USEBIO document; RecordError if it is not well-formed or declares entities."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if _ENTITY.search(raw):
+        raise RecordError(f"{source}: the document declares XML entities: refused")
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as exc:
+        raise RecordError(f"{source}: not well-formed XML ({exc})") from None
+    if root.tag != "USEBIO":
+        raise RecordError(f"{source}: not a USEBIO document (root element <{root.tag}>)")
+    warnings: list[str] = []
+    events: list[Event] = []
+    for ev in root.iter("EVENT"):
+        if ev.find(".//MATCH") is not None:
+            events.extend(_teams_events(ev, warnings))
+        else:
+            events.append(_pairs_event(ev, warnings))
+    return ResultsFile(source, tuple(events), tuple(warnings))
+
+
+def _text(elem: ET.Element, path: str) -> str | None:
+    v = elem.findtext(path)
+    if v is None:
+        return None
+    v = v.strip()
+    return v or None
+
+
+def _is_ebu_program(program: str | None) -> bool:
+    return bool(program) and any(p in (program or "").lower() for p in ("teamsscorer", "ebuscore", "scorebridge"))
+
+
+def _line_result(board: str, line: ET.Element, section: str | None, warnings: list[str]) -> Result | None:
+    ns, ew, score = _text(line, "NS_PAIR_NUMBER"), _text(line, "EW_PAIR_NUMBER"), _text(line, "SCORE")
+    if ns is None or ew is None or score is None:
+        warnings.append(f"board {board}: a traveller line without pairs or score: ignored")
+        return None
+    try:
+        return Result(board, ns, ew, score=int(score), section=section)
+    except ValueError:
+        pass
+    try:
+        return Result(board, ns, ew, artificial=Artificial.parse(score), section=section)
+    except FieldScoreError:
+        warnings.append(f"board {board}, {ns} v {ew}: unreadable score {score!r}: ignored")
+        return None
+
+
+def _sections(ev: ET.Element) -> Iterator[tuple[str | None, ET.Element]]:
+    """The event's sections (``SECTION`` elements, by SECTION_ID), or the event itself as one."""
+    sections = list(ev.iter("SECTION"))
+    if not sections:
+        yield None, ev
+    for s in sections:
+        yield s.get("SECTION_ID") or _text(s, "SECTION_ID"), s
+
+
+def _place(printed: list[Printed], key: tuple[str, ...], text: str | None, marked: bool) -> None:
+    if text is not None:
+        printed.append(Printed(key, "place" if marked else "rank", text, "PLACE"))
+
+
+def _pairs_event(ev: ET.Element, warnings: list[str]) -> Event:
+    program = _text(ev, "PROGRAM_NAME")
+    name = _text(ev, "EVENT_DESCRIPTION") or "USEBIO event"
+    method = (_text(ev, "BOARD_SCORING_METHOD") or "MATCH_POINTS").upper()
+    scoring = Scoring.MP
+    conventions = Conventions()
+    notes = ["matchpoints 2 per pair beaten, 1 per tie"]
+    if "CROSS" in method:
+        scoring = Scoring.CROSS_IMP
+        conventions = Conventions(cross_imps=CrossImps.AVERAGE if _is_ebu_program(program) else CrossImps.SUM)
+        notes = [f"cross-IMPs {conventions.cross_imps.value}"]
+    elif "IMP" in method or "BUTLER" in method:
+        scoring = Scoring.BUTLER
+        notes = ["Butler: datum the mean of the scores to the nearest 10"]
+    results: list[Result] = []
+    printed: list[Printed] = []
+    participants: list[tuple[str | None, str]] = []
+    places = [t for t in (p.findtext("PLACE") for p in ev.iter("PAIR")) if t]
+    marked = any("=" in t for t in places)
+    for section, elem in _sections(ev):
+        for pair in elem.iter("PAIR"):
+            number = _text(pair, "PAIR_NUMBER")
+            if number is None:
+                continue
+            participants.append((section, number))
+            key = ("pair", section or "", number)
+            _place(printed, key, _text(pair, "PLACE"), marked)
+            for tag, fname in (("BOARDS_PLAYED", "boards"), ("PERCENTAGE", "percent"),
+                               ("TOTAL_SCORE", "total"), ("PAIR_IMPS", "total")):
+                value = _text(pair, tag)
+                if value is not None:
+                    printed.append(Printed(key, fname, value, tag))
+        for board_elem in elem.iter("BOARD"):
+            board = _text(board_elem, "BOARD_NUMBER") or "?"
+            for line in board_elem.iter("TRAVELLER_LINE"):
+                result = _line_result(board, line, section, warnings)
+                if result is None:
+                    continue
+                results.append(result)
+                _line_points(printed, result, line)
+    return Event(name, scoring, tuple(results), conventions, pairs=tuple(participants), producer=program,
+                 notes=tuple(notes), printed=tuple(printed))
+
+
+def _line_points(printed: list[Printed], result: Result, line: ET.Element) -> None:
+    key = ("result", result.section or "", result.board, result.ns, result.ew)
+    for tag, fname in (("NS_MATCH_POINTS", "points_ns"), ("EW_MATCH_POINTS", "points_ew"),
+                       ("NS_CROSS_IMP_POINTS", "points_ns"), ("EW_CROSS_IMP_POINTS", "points_ew")):
+        value = _text(line, tag)
+        if value is not None:
+            printed.append(Printed(key, fname, value, tag))
+
+
+def _teams_events(ev: ET.Element, warnings: list[str]) -> list[Event]:
+    """A teams event (matches, VPs) and, when its lines carry cross-IMPs, its pairs' cross-IMP event."""
+    program = _text(ev, "PROGRAM_NAME")
+    name = _text(ev, "EVENT_DESCRIPTION") or "USEBIO teams"
+    team_printed: list[Printed] = []
+    pair_printed: list[Printed] = []
+    teams: list[tuple[str | None, str]] = []
+    pairs: list[tuple[str | None, str]] = []
+    places = [t for t in (t.findtext("PLACE") for t in ev.iter("TEAM")) if t]
+    marked = any("=" in t for t in places)
+    for team in ev.iter("TEAM"):
+        team_id = team.get("TEAM_ID") or _text(team, "TEAM_ID")
+        if team_id is None:
+            continue
+        team_id = team_id.strip()
+        teams.append((None, team_id))
+        key = ("pair", "", team_id)
+        _place(team_printed, key, _text(team, "PLACE"), marked)
+        for tag, fname in (("TOTAL_SCORE", "total"), ("WINS_OR_DRAWS", "wins")):
+            value = _text(team, tag)
+            if value is not None:
+                team_printed.append(Printed(key, fname, value, tag))
+        for pair in team.iter("PAIR"):
+            number = _text(pair, "PAIR_NUMBER")
+            if number is None:
+                continue
+            pairs.append((None, number))
+            for tag, fname in (("BOARDS_PLAYED", "boards"), ("PAIR_IMPS", "total")):
+                value = _text(pair, tag)
+                if value is not None:
+                    pair_printed.append(Printed(("pair", "", number), fname, value, tag))
+    matches: list[Match] = []
+    lines: list[Result] = []
+    for m in ev.iter("MATCH"):
+        match = _match(m, warnings, team_printed, pair_printed, lines)
+        if match is not None:
+            matches.append(match)
+    sizes = {len(m.boards) for m in matches}
+    vp = TEAMSSCORER_VP_3_BOARDS if (program or "").lower().startswith("teamsscorer") and sizes == {3} else None
+    conventions = Conventions(vp=vp) if vp is not None else Conventions()
+    vp_note = f"VPs on the {(vp or conventions.vp or TEAMSSCORER_VP_3_BOARDS).name}"
+    out = [Event(name, Scoring.TEAMS, tuple(lines), conventions, matches=tuple(matches), pairs=tuple(teams),
+                 producer=program, notes=("IMPs between the two rooms of each match", vp_note),
+                 printed=tuple(team_printed))]
+    if pair_printed:
+        mode = CrossImps.AVERAGE if _is_ebu_program(program) else CrossImps.SUM
+        ebu = _is_ebu_program(program)
+        pair_conventions = Conventions(cross_imps=mode, board_decimals=2 if ebu else None)
+        out.append(Event(name, Scoring.CROSS_IMP, tuple(lines), pair_conventions, pairs=tuple(pairs),
+                         producer=program,
+                         notes=(f"pairs: cross-IMPs {mode.value} over the other results"
+                                + (", each rounded to 2 decimals before the pair's total" if ebu else ""),),
+                         printed=tuple(pair_printed)))
+    return out
+
+
+def _match(m: ET.Element, warnings: list[str], team_printed: list[Printed], pair_printed: list[Printed],
+           lines: list[Result]) -> Match | None:
+    home, away = _text(m, "TEAM"), _text(m, "OPPOSING_TEAM")
+    if home is None or away is None:
+        warnings.append("a MATCH without TEAM or OPPOSING_TEAM: ignored")
+        return None
+    key = ("match", home, away)
+    for tag, fname in (("TEAM_SCORE", "vp_home"), ("OPPOSING_TEAM_SCORE", "vp_away")):
+        value = _text(m, tag)
+        if value is not None:
+            team_printed.append(Printed(key, fname, value, tag))
+    boards = []
+    for b in m.iter("BOARD"):
+        board = _text(b, "BOARD_NUMBER") or "?"
+        rooms: dict[str, Result] = {}
+        for line in b.iter("TRAVELLER_LINE"):
+            result = _line_result(board, line, None, warnings)
+            if result is None:
+                continue
+            lines.append(result)
+            _line_points(pair_printed, result, line)
+            rooms[(_text(line, "DIRECTION") or "").upper()] = result
+        if "NS" in rooms and "EW" in rooms:
+            boards.append((rooms["NS"], rooms["EW"]))
+            value = _text(b, "IMPS")
+            if value is not None:
+                team_printed.append(Printed(("match_board", home, away, board), "imps", value, "IMPS"))
+        else:
+            warnings.append(f"match {home} v {away}, board {board}: not both rooms (DIRECTION NS and EW)")
+    return Match(home, away, tuple(boards), _text(m, "ROUND_NUMBER"))
