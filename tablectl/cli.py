@@ -226,6 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     hardware.add_commands(sub)
     serve.add_commands(sub)
     room.add_commands(sub)
+    __import__("tablectl.score", fromlist=["add_commands"]).add_commands(sub)  # tablectl score (field scoring)
     return parser
 
 
