@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 CORPUS ?= $(abspath ../shared/corpus)
 export BRIDGE_CORPUS ?= $(CORPUS)
 
-.PHONY: setup browser mosquitto run run-table test lint bench clean
+.PHONY: setup browser mosquitto run run-table test lint bench diagrams clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,10 @@ bench: setup mosquitto
 	$(PY) bench/frames.py
 	$(PY) bench/table.py
 	$(PY) bench/room.py
+
+# The wiring and bidding-box drawings of hardware/diagrams/, from diagrams.toml and the firmware's pin map.
+diagrams: setup
+	$(PY) hardware/diagrams/make_diagrams.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
