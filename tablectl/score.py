@@ -138,7 +138,9 @@ def ranking_text(score: EventScore) -> str:
     mp = e.scoring is Scoring.MP
     head = f"{'Rank':>5}  {'Pair':<10}" + (f"{'Sect':<5}" if sections else "") + f"{'Dir':<4}{'Boards':>7}{'Total':>10}"
     lines.append(head + (f"{'%':>8}" if mp else f"{'Per board':>11}"))
-    for st in score.standings:
+    for i, st in enumerate(score.standings):
+        if score.by_direction and (i == 0 or st.direction != score.standings[i - 1].direction):
+            lines.append({"NS": "North-South", "EW": "East-West"}.get(st.direction or "", "Others"))
         row = f"{_place(st):>5}  {st.pair:<10}" + (f"{st.section or '':<5}" if sections else "") + \
             f"{st.direction or '-':<4}{st.boards:>7}{st.total:>10.2f}"
         if mp:

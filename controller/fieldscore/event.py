@@ -38,11 +38,13 @@ def score_event(event: Event, conventions: Conventions | None = None) -> EventSc
     if event.scoring is Scoring.TEAMS:
         return _score_teams(event, conv)
     groups = _board_groups(event.results, conv.across_sections)
-    expected = max((len(g) for g in groups.values()), default=0)
+    expected: dict[str | None, int] = {}
+    for (section, _), results in groups.items():
+        expected[section] = max(expected.get(section, 0), len(results))
     boards = []
     for (section, board), results in groups.items():
         if event.scoring is Scoring.MP:
-            boards.append(score_board(board, section, results, expected, conv))
+            boards.append(score_board(board, section, results, expected[section], conv))
         elif event.scoring is Scoring.BUTLER:
             boards.append(butler_board(board, section, results, conv))
         else:
@@ -54,7 +56,7 @@ def score_event(event: Event, conventions: Conventions | None = None) -> EventSc
     if by_direction is None:
         by_direction = event.scoring is Scoring.MP and _is_mitchell(standings)
     ranked = _ranked(standings, event.scoring, by_direction)
-    return EventScore(replace(event, conventions=conv), tuple(boards), ranked)
+    return EventScore(replace(event, conventions=conv), tuple(boards), ranked, by_direction=by_direction)
 
 
 def round_half_away(value: float, places: int) -> float:
@@ -150,12 +152,15 @@ def _ranking_key(s: Standing, scoring: Scoring) -> float | None:
     return s.average
 
 
+_FIELD_ORDER: dict[str | None, int] = {"NS": 0, "EW": 1}
+
+
 def _ranked(standings: Sequence[Standing], scoring: Scoring, by_direction: bool) -> tuple[Standing, ...]:
     fields: dict[str | None, list[Standing]] = {}
     for s in standings:
         fields.setdefault(s.direction if by_direction else None, []).append(s)
     out = []
-    for name in sorted(fields, key=lambda d: (d is None, d or "")):
+    for name in sorted(fields, key=lambda d: _FIELD_ORDER.get(d, 2)):
         group = fields[name]
         places = rank([_ranking_key(s, scoring) for s in group])
         ranked = [replace(s, rank=r, tied=n) for s, (r, n) in zip(group, places, strict=True)]

@@ -185,9 +185,14 @@ class VpScale:
 
 
 def wbf_vps(margin: float, boards: int) -> float:
-    """The winner's VPs on the WBF continuous 20-VP scale (WBF, 2013): with B = 15 sqrt(N) and
-    tau = (sqrt 5 - 1) / 2, VP = 10 + 10 (1 - tau^(3M/B)) / (1 - tau^3), 20 from M = B on,
-    rounded to 2 decimals."""
+    """The winner's VPs on the WBF continuous 20-VP scale (WBF Scoring Panel, 2013) for an IMP
+    margin M over N boards: with the blitz B = 15 sqrt(N) and tau = (sqrt 5 - 1) / 2,
+    VP = 10 + 10 (1 - tau^(3M/B)) / (1 - tau^3), 20 from M = B on, rounded to 2 decimals.
+
+    The WBF's published tables keep every extra IMP worth no more than the one before; the
+    rounding here can break that by 0.01 at a few margins (16 boards: 14 IMPs), where the
+    published table may differ by 0.01.
+    """
     if boards <= 0:
         return 10.0
     blitz = 15.0 * math.sqrt(boards)
@@ -358,9 +363,11 @@ class MatchScore:
 
 @dataclass(frozen=True, slots=True)
 class EventScore:
-    """An event scored: its boards, its standings in rank order, its matches."""
+    """An event scored: its boards, its standings in rank order (North-South's field, then
+    East-West's, when ``by_direction``), its matches."""
 
     event: Event
     boards: tuple[BoardScore, ...]
     standings: tuple[Standing, ...]
     matches: tuple[MatchScore, ...] = field(default=())
+    by_direction: bool = False

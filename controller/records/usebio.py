@@ -186,9 +186,9 @@ def _teams_events(ev: ET.Element, warnings: list[str]) -> list[Event]:
     pair_printed: list[Printed] = []
     teams: list[tuple[str | None, str]] = []
     pairs: list[tuple[str | None, str]] = []
-    places = [t for t in (t.findtext("PLACE") for t in ev.iter("TEAM")) if t]
-    marked = any("=" in t for t in places)
-    for team in ev.iter("TEAM"):
+    participants = ev.findall(".//PARTICIPANTS/TEAM")
+    marked = any("=" in (t.findtext("PLACE") or "") for t in participants)
+    for team in participants:
         team_id = team.get("TEAM_ID") or _text(team, "TEAM_ID")
         if team_id is None:
             continue
@@ -215,10 +215,11 @@ def _teams_events(ev: ET.Element, warnings: list[str]) -> list[Event]:
         match = _match(m, warnings, team_printed, pair_printed, lines)
         if match is not None:
             matches.append(match)
-    sizes = {len(m.boards) for m in matches}
-    vp = TEAMSSCORER_VP_3_BOARDS if (program or "").lower().startswith("teamsscorer") and sizes == {3} else None
-    conventions = Conventions(vp=vp) if vp is not None else Conventions()
-    vp_note = f"VPs on the {(vp or conventions.vp or TEAMSSCORER_VP_3_BOARDS).name}"
+    teamsscorer = (program or "").lower().startswith("teamsscorer")
+    conventions = Conventions()
+    if teamsscorer and {len(m.boards) for m in matches} == {3}:
+        conventions = Conventions(vp=TEAMSSCORER_VP_3_BOARDS)
+    vp_note = f"VPs on the {conventions.vp.name}" if conventions.vp is not None else "no VPs"
     out = [Event(name, Scoring.TEAMS, tuple(lines), conventions, matches=tuple(matches), pairs=tuple(teams),
                  producer=program, notes=("IMPs between the two rooms of each match", vp_note),
                  printed=tuple(team_printed))]

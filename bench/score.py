@@ -1,0 +1,115 @@
+"""Field scoring speed: a synthetic 30-table, 36-board session scored from its scores alone.
+
+Run with ``.venv/bin/python bench/score.py [--tables 30] [--boards 36] [--repeat 20]``.
+Prints the figures and asserts nothing. The session is a Mitchell: 30 North-South and 30
+East-West pairs, each board played at every table (1080 results), scores drawn from a
+realistic spread with a seed. Timed, each the median of ``--repeat`` runs:
+
+- ``score_event`` as matchpoints (2/1, Neuberg on), Butler (trimmed datum), cross-IMPs;
+- ``check`` of the matchpoint event against one printed value per result side and pair;
+- the whole file path: PBN text with ``[ScoreTable]`` travellers read by
+  ``controller.records.scoretable.loads``, then scored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from controller.fieldscore import (
+    Conventions,
+    CrossImps,
+    Datum,
+    Event,
+    Printed,
+    Result,
+    Scoring,
+    check,
+    score_event,
+)
+from controller.records import scoretable
+
+# typical NS scores of a board: a contract made or set, with a few outliers
+SPREADS = ((420, 450, 450, 420, 170, -50, -100, 480, 620, 650),
+           (-110, -140, 110, 50, -120, 90, 140, -90, 100, -200),
+           (1430, 1460, 680, 650, 710, -100, 1440, 690, -50, 200))
+
+
+def session(tables: int, boards: int, seed: int = 1) -> list[Result]:
+    """A Mitchell session: at table t, NS pair t against EW pair t + round (mod tables)."""
+    rng = random.Random(seed)
+    results = []
+    for b in range(1, boards + 1):
+        spread = SPREADS[b % len(SPREADS)]
+        for t in range(1, tables + 1):
+            ew = (t - 1 + b) % tables + 1
+            results.append(Result(str(b), f"{t}", f"{100 + ew}", score=rng.choice(spread)))
+    return results
+
+
+def pbn_text(results: list[Result]) -> str:
+    """The session as PBN records, one per board, each with its [ScoreTable]."""
+    out = []
+    by_board: dict[str, list[Result]] = {}
+    for r in results:
+        by_board.setdefault(r.board, []).append(r)
+    for board, rs in by_board.items():
+        out.append(f'[Event "Bench"]\n[Board "{board}"]\n'
+                   '[ScoreTable "PairId_NS\\3R;PairId_EW\\3R;Score_NS\\6R;Score_EW\\6R"]')
+        for r in rs:
+            assert r.score is not None
+            ns, ew = (f'"{r.score}"', "-") if r.score >= 0 else ("-", f'"{-r.score}"')
+            out.append(f"{r.ns:>3} {r.ew:>3} {ns:>6} {ew:>6}")
+        out.append("")
+    return "\n".join(out)
+
+
+def timed(label: str, fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    median = statistics.median(times)
+    print(f"{label:<44} median {median * 1000:8.2f} ms   best {min(times) * 1000:8.2f} ms")
+    return median
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=30)
+    parser.add_argument("--boards", type=int, default=36)
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args()
+    results = tuple(session(args.tables, args.boards))
+    print(f"synthetic session: {args.tables} tables, {args.boards} boards, {len(results)} results")
+    mp = Event("Bench", Scoring.MP, results)
+    butler = Event("Bench", Scoring.BUTLER, results, Conventions(datum=Datum(trim=1)))
+    cross = Event("Bench", Scoring.CROSS_IMP, results, Conventions(cross_imps=CrossImps.AVERAGE))
+    timed("matchpoints (score_event)", lambda: score_event(mp), args.repeat)
+    timed("Butler, trimmed datum (score_event)", lambda: score_event(butler), args.repeat)
+    timed("cross-IMPs, averaged (score_event)", lambda: score_event(cross), args.repeat)
+    scored = score_event(mp)
+    printed = tuple(Printed(("result", "", s.result.board, s.result.ns, s.result.ew), "points_ns",
+                            f"{s.points_ns:g}", "MP_NS") for b in scored.boards for s in b.results)
+    printed += tuple(Printed(("pair", "", st.pair), "percent", f"{st.percent:.2f}", "Percentage")
+                     for st in scored.standings)
+    with_printed = Event("Bench", Scoring.MP, results, printed=printed)
+    report = check(score_event(with_printed))
+    assert not report.differences
+    timed(f"matchpoints + check of {len(printed)} printed values", lambda: check(score_event(with_printed)),
+          args.repeat)
+    text = pbn_text(list(results))
+    timed(f"PBN ({len(text) // 1024} KiB) read + matchpoints",
+          lambda: [score_event(e) for e in scoretable.loads(text).events], args.repeat)
+
+
+if __name__ == "__main__":
+    main()
