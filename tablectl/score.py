@@ -211,5 +211,6 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                    help="compare with every value the file printed and list each difference "
                         "(exit 0: all agree, 1: some differ, 2: unusable file)")
     p.add_argument("--matchpoints", choices=[s.value for s in MatchpointScale],
-                   help="matchpoint scale: ebu (2 per pair beaten, 1 per tie; the default) or acbl (1 and 1/2)")
+                   help="matchpoint scale: ebu (2 per pair beaten, 1 per tie) or acbl (1 and 1/2); "
+                        "default: the file's program's, ebu when it says nothing")
     p.set_defaults(func=_cmd_score)

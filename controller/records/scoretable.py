@@ -176,10 +176,12 @@ def read(text: str) -> tuple[tuple[TableRecord, ...], dict[str, str], tuple[str,
             continue
         if table is not None:
             table.extend(a if b == "" else b for a, b in _ELEMENT.findall(line))
-    return _resolve(opened), meta, ()
+    warnings: list[str] = []
+    return _resolve(opened, warnings), meta, tuple(warnings)
 
 
-def _resolve(opened: Sequence[_Open]) -> tuple[TableRecord, ...]:
+def _resolve(opened: Sequence[_Open], warnings: list[str]) -> tuple[TableRecord, ...]:
+    """The records with ``#`` copies resolved and each table's elements cut into rows."""
     records = []
     previous: dict[str, str] = {}
     for o in opened:
@@ -195,6 +197,9 @@ def _resolve(opened: Sequence[_Open]) -> tuple[TableRecord, ...]:
             width = len(columns)
             rows = tuple(tuple(elements[i:i + width]) for i in range(0, len(elements) - width + 1, width)) \
                 if width else ()
+            if width and len(elements) % width:
+                warnings.append(f"[{name}] of the record at line {o.line}: {len(elements) % width} element(s) "
+                                f"after the last full row of {width} ignored")
             tables.append(Table(name, columns, rows))
         records.append(TableRecord(o.line, tuple(tags), tuple(tables)))
     return tuple(records)
@@ -307,6 +312,9 @@ def _pairs_event(name: str, records: Sequence[TableRecord], meta: dict[str, str]
         board = rec.tag("Board") or "?"
         traveller = rec.table("ScoreTable")
         if traveller is not None:
+            if traveller.index("Multiplicity") is not None:
+                warnings.append(f"board {board} (line {rec.line}): the Multiplicity column is not read: "
+                                "each row is one result")
             for i, row in enumerate(traveller.records(), start=1):
                 where = f"board {board} row {i} (line {rec.line})"
                 result = _row_result(board, row, warnings, where)

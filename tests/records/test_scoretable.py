@@ -38,6 +38,14 @@ def test_table_rows_are_cut_by_the_number_of_columns_not_by_lines_pbn_21_section
                           ("5", "6", "^A60/A40", "-", "2.4", "1.6"))
 
 
+def test_elements_that_do_not_fill_a_row_are_a_warning() -> None:
+    text = '[Board "1"]\n[ScoreTable "PairId_NS;PairId_EW;Score_NS;Score_EW"]\n1 2 "100" - 3 4\n'
+    records, _, warnings = scoretable.read(text)
+    table = records[0].table("ScoreTable")
+    assert table is not None and len(table.rows) == 1
+    assert warnings == ("[ScoreTable] of the record at line 1: 2 element(s) after the last full row of 4 ignored",)
+
+
 def test_string_tokens_keep_their_spaces() -> None:
     text = '[Board "1"]\n[TotalScoreTable "Rank;PairId;Names"]\n1 7 "Ann Ash - Bo Birch"\n'
     records, _, _ = scoretable.read(text)
