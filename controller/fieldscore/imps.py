@@ -7,7 +7,7 @@
   datum is rounded to the nearest 10 (halves away from zero) as the scoring programs do
   (Ruter's "Butler-2": one score dropped at each end, mean, nearest 10).
 - Cross-IMPs: each score against every other score of the board, summed, or averaged over
-  the others (the EBU's usual form, on the scale of a Butler score).
+  the others (on the scale of a Butler score; TeamsScorer, the EBU's program, prints them so).
 - A team match: on each board, the home team's score in one room against the away team's
   in the other (Law 78B); the match total converts to VPs on a 20-VP scale (``VpScale``:
   the WBF continuous scale, or a discrete one).
