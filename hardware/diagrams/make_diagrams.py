@@ -596,7 +596,7 @@ def draw_pi(src: dict[str, Any]) -> str:
     hx, hy, hw = 960, 90, 180
     hh = unit_y[-1] + 84 + 10 - hy
     svg.rect(hx, hy, hw, hh, fill="#fff7e0", rx=8, width=2)
-    svg.lines(hx + 12, hy + 150, ["USB hub", "powered, 7 ports,", "its own 5 V supply", "(bom.md 17)"], size=12,
+    svg.lines(hx + 12, hy + 150, ["USB hub", "powered, 7 ports,", "its own 5 V supply", "(bom.md 20)"], size=12,
               bold_first=True)
     svg.line(x + w + 8, port_y[0], hx, port_y[0], usb, width=2.4)
     svg.text(x + w + 40, port_y[0] - 6, "USB (upstream)", size=11, colour=usb)
