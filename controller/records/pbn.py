@@ -4,10 +4,11 @@ Section numbers refer to the PBN 2.1 standard (Tis Veugen, tistis.nl/pbn/pbn_v21
 
 The reader is tolerant, as the records of real events need: a record it cannot use comes
 back with ``error`` set, what it tolerated is listed in ``warnings``, and reading goes on.
-It never raises for the content of a file. Besides the standard (tags §3.3, ``%`` escape
-lines §2.4, the auction §3.5 and play §3.6 sections with notes and NAGs §3.7, commentary
-§3.8, irregularity marks §3.9, ``#`` copies §4.8), it reads the habits of the programs that
-wrote the files in use:
+It never raises for the content of a file, and reads each line in time and memory in
+proportion to its length (a tag value longer than ``MAX_TAG_VALUE`` is an ``error`` of its record).
+Besides the standard (tags §3.3, ``%`` escape lines §2.4, the auction §3.5 and play §3.6
+sections with notes and NAGs §3.7, commentary §3.8, irregularity marks §3.9, ``#`` copies
+§4.8), it reads the habits of the programs that wrote the files in use:
 
 - ``[Tag "#"]`` with nothing to copy (no such tag in the previous record): the tag is dropped.
 - rpbridge.net files write a board's tags once: a record with an auction, play or contract
@@ -44,37 +45,48 @@ from controller.play import chronological, trick_winner
 from controller.records.model import BoardRecord, decode_text
 from controller.seats import Seat, Side, Vulnerability
 
-__all__ = ["dump", "dumps", "load", "loads"]
+__all__ = ["MAX_TAG_VALUE", "dump", "dumps", "load", "loads"]
 
 # A file is read a line at a time. Most lines are a whole tag or a run of section data and
 # take the fast paths; a line with a brace, a ';' comment, a stray character or several tags
 # is cut by _LINE_TOKEN: a tag, a commentary closed on the line (braces do not nest: it ends
 # at the first '}'), a commentary left open (it goes on over the next lines), a ';' comment
 # (to the end of the line), a run of data, or a stray character.
-_TAG_LINE = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\]|\\.)*)"[ \t]*\][ \t]*$')
+# Every repetition is possessive (``*+``, ``++``): the engine keeps no backtracking state for
+# it, so a line of megabytes takes time and memory in proportion (``(?:[^"\\]|\\.)*`` kept
+# ~190 bytes of state a character: 4.9 GB for a 30 MB tag value). A tag value runs to its
+# first quote that is not escaped, so giving up backtracking changes no match.
+_TAG_VALUE = r'[^"\\]*+(?:\\.[^"\\]*+)*+'
+_TAG_LINE = re.compile(rf'\[[ \t]*+([A-Za-z0-9_]++)[ \t]*+"({_TAG_VALUE})"[ \t]*+\][ \t]*+$')
 _SPECIAL = re.compile(r'[\[\]{};"]')
 _LINE_TOKEN = re.compile(
-    r"""
-      (?P<tag>\[[ \t]*(?P<name>[A-Za-z0-9_]+)[ \t]*"(?P<value>(?:[^"\\]|\\.)*)"[ \t]*\])
-    | (?P<badtag>\[[^\]]*\]?)
-    | (?P<brace>\{[^}]*\})
-    | (?P<openbrace>\{.*)
-    | (?P<semi>;.*)
-    | (?P<data>[^\s\[\]{};"]+(?:[ \t]+[^\s\[\]{};"]+)*)
+    rf"""
+      (?P<tag>\[[ \t]*+(?P<name>[A-Za-z0-9_]++)[ \t]*+"(?P<value>{_TAG_VALUE})"[ \t]*+\])
+    | (?P<badtag>\[[^\]]*+\]?)
+    | (?P<brace>\{{[^}}]*+\}})
+    | (?P<openbrace>\{{.*+)
+    | (?P<semi>;.*+)
+    | (?P<data>[^\s\[\]{{}};"]++(?:[ \t]++[^\s\[\]{{}};"]++)*+)
     | (?P<junk>\S)
     """,
     re.VERBOSE,
 )
+MAX_TAG_VALUE = 65_536
+"""The longest tag value read, in characters as written (escapes counted); a record with a
+longer one is not read (its ``error`` says which tag and where): no real tag comes near it."""
 _UNESCAPE = re.compile(r'\\(["\\])')
 # A section token: an optional irregularity mark (^R), the call or card, then suffix
-# annotations, NAGs and note references in any order (PBN 2.1 §3.5, §3.7).
-_PIECES = re.compile(r"(\^[A-Za-z])?(.*?)((?:=\d+=|\$\d+|[!?]+)*)$", re.DOTALL)
+# annotations, NAGs and note references in any order (PBN 2.1 §3.5, §3.7). The suffix is
+# found from the end of the token (``_pieces``): there each annotation is told by its last
+# character, so the reversed token is read without backtracking.
+_SUFFIX_REVERSED = re.compile(r"(?:=\d++=|\d++\$|[!?]++)*+")
 _ANNOTATION = re.compile(r"=(\d+)=|\$\d+|[!?]+")
 _NOTE = re.compile(r"\s*(\d+)\s*:(.*)$", re.DOTALL)
 _CONTRACT_BID = re.compile(r"\s*\^?([1-7])\s*(NT|N|S|H|D|C)", re.IGNORECASE)
 _SIDE_RESULT = re.compile(r"(NS|EW)\s*(\d+)$", re.IGNORECASE)
 
 _UNKNOWN = ("", "?")
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _BOARD_TAGS = ("Event", "Site", "Date", "Board", "Dealer", "Vulnerable", "Deal")
 _MANDATORY = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
               "Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result")
@@ -101,6 +113,7 @@ class _Raw:
     play: list[str] | None = None
     commentary: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
 
 
 # --- reading ---------------------------------------------------------------------------
@@ -212,7 +225,11 @@ class _Cutter:
             self.raws.append(current)
             self.seen = set()
             self.section = ""
-        if "\\" in value:
+        if len(value) > MAX_TAG_VALUE:
+            current.errors.append(f"the [{name}] tag at line {line} is {len(value):,} characters long, more "
+                                  f"than the {MAX_TAG_VALUE:,} a tag value may have; record not read")
+            value = ""
+        elif "\\" in value:
             value = _UNESCAPE.sub(r"\1", value)
         self.seen.add(name)
         current.tags.append((name, value))
@@ -276,7 +293,7 @@ def _build(raw: _Raw, previous: dict[str, str], deals: dict[str, Deal],
     ``deals`` caches the deals already read by their text: the tables of a board share one.
     """
     warnings = raw.warnings
-    errors: list[str] = []
+    errors = raw.errors
 
     # '#' copies the value of the same tag in the previous record (PBN 2.1 §4.8).
     tags: list[tuple[str, str]] = []
@@ -515,6 +532,16 @@ class _AuctionTokens:
     alerts: list[int] = field(default_factory=list)
 
 
+def _pieces(token: str) -> tuple[str, str, str]:
+    """A section token's irregularity mark (``^R`` or ""), its call or card, and its suffix
+    annotations: the longest run of ``=n=``, ``$n``, ``!`` and ``?`` that ends it."""
+    start = 2 if len(token) > 1 and token[0] == "^" and token[1] in _LETTERS else 0
+    match = _SUFFIX_REVERSED.match(token[::-1])
+    assert match is not None  # the pattern matches the empty text
+    end = max(start, len(token) - match.end())
+    return token[:start], token[start:end], token[end:]
+
+
 def _parse_cached(text: str, cache: dict[str, T], parse: Callable[[str], T]) -> T | None:
     """The value ``parse`` gives a token, or None if it gives none.
 
@@ -544,9 +571,7 @@ def _read_auction(tokens: Sequence[str], warnings: list[str]) -> _AuctionTokens:
         call = _CALL_CACHE.get(token)
         annotations = ""
         if call is None:
-            m = _PIECES.match(token)
-            assert m is not None  # the pattern matches any text
-            mark_group, core, annotations = m.group(1), m.group(2), m.group(3)
+            mark_group, core, annotations = _pieces(token)
             if mark_group:
                 mark = mark_group[1]
             if core:
@@ -670,11 +695,9 @@ def _read_play_slowly(tokens: list[str], marks: list[tuple[Card, str]], warnings
     for token in tokens:
         card = _CARD_CACHE.get(token)
         if card is None:
-            m = _PIECES.match(token)
-            assert m is not None  # the pattern matches any text
-            if m.group(1):
-                mark = m.group(1)[1]
-            core = m.group(2)
+            mark_group, core, _ = _pieces(token)
+            if mark_group:
+                mark = mark_group[1]
             if not core:
                 continue
             if core == "*":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -174,6 +175,49 @@ def test_a_bad_record_gets_an_error_and_reading_goes_on() -> None:
     assert [r.error is not None for r in records] == [True, True, True, False]
     assert "8S" in (records[1].error or "") and "SZ" in (records[2].error or "")
     assert records[3].calls == calls("1NT", "Pass", "Pass", "Pass")
+
+
+@pytest.mark.parametrize("line", [
+    '[Event "{}"]', '[Event "{}"] {{a comment}}', '[Event "{}"] [Site "Here"]',
+], ids=["tag-line", "tag-and-commentary", "two-tags"])
+@pytest.mark.parametrize("value", ["x" * 2_000_000, 'ab\\"' * 500_000], ids=["plain", "escapes"])
+def test_an_overlong_tag_value_is_read_in_bounded_memory_and_is_an_error_of_its_record_only(
+        line: str, value: str) -> None:
+    text = (board('[Auction "N"]', "1NT AP") + "\n" + line.format(value) + "\n" + board()[15:] + "\n"
+            + board('[Auction "N"]', "2C AP"))
+    tracemalloc.start()
+    try:
+        records = pbn.loads(text, "big.pbn")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 50 * len(text)  # was ~190 bytes a byte: 4.9 GB for a 30 MB tag
+    first, big, last = records
+    assert first.error is None and last.error is None and last.calls == calls("2C", "Pass", "Pass", "Pass")
+    assert big.source == "big.pbn record 2 (line 9)" and big.number == 1
+    assert big.error == (f"the [Event] tag at line 9 is {len(value):,} characters long, more than the "
+                         f"{pbn.MAX_TAG_VALUE:,} a tag value may have; record not read")
+    assert all(len(v) < 100 for _, v in big.tags)
+
+
+@pytest.mark.parametrize("section", ['[Auction "N"]', '[Play "E"]'])
+def test_a_long_section_token_is_read_in_bounded_memory(section: str) -> None:
+    text = board(section, "1NT" + "$1=2=!" * 4000) + "\n" + board('[Auction "N"]', "2C AP")
+    tracemalloc.start()
+    try:
+        first, second = pbn.loads(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 50 * len(text)  # the annotations are found without backtracking (was ~170 bytes a byte)
+    assert first.error is not None or first.calls == calls("1NT")
+    assert second.calls == calls("2C", "Pass", "Pass", "Pass")
+
+
+def test_a_tag_value_up_to_the_limit_is_read_whole() -> None:
+    value = 'ab\\"' * (pbn.MAX_TAG_VALUE // 4)  # as long as may be, read as a quarter fewer characters
+    record = one(f'[Event "{value}"]\n' + board()[15:])
+    assert record.error is None and dict(record.tags)["Event"] == value.replace('\\"', '"')
 
 
 @settings(max_examples=200, deadline=None)
