@@ -1,9 +1,15 @@
-"""A fast copy-with-changes for the frozen slotted dataclasses of the table state."""
+"""A fast copy-with-changes for the frozen slotted dataclasses of the table state.
+
+``evolve(obj, **changes)`` gives what ``dataclasses.replace`` gives, several times faster.
+For the type checker it *is* ``dataclasses.replace``: mypy's dataclass plugin checks each
+call's field names and their types against the class (a misspelt field is an error), so
+every state update is typed while replay keeps the fast copier below.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 __all__ = ["evolve"]
 
@@ -42,7 +48,7 @@ def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     return fn
 
 
-def evolve(obj: T, **changes: Any) -> T:
+def _evolve(obj: T, /, **changes: Any) -> T:
     """A copy of the frozen, slotted dataclass ``obj`` with ``changes`` applied.
 
     Same result as ``dataclasses.replace`` for these classes (no ``__post_init__``, no
@@ -55,3 +61,10 @@ def evolve(obj: T, **changes: Any) -> T:
         copier = _COPIERS[cls] = _copier(cls)
     result: T = copier(obj, changes)
     return result
+
+
+if TYPE_CHECKING:
+    # mypy checks ``evolve(board, phase=...)`` as ``dataclasses.replace``: field names and types
+    from dataclasses import replace as evolve
+else:
+    evolve = _evolve

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -40,3 +41,34 @@ def test_evolve_copies_every_field_of_the_table_state() -> None:
 def test_evolve_refuses_a_field_the_class_does_not_have() -> None:
     with pytest.raises(AttributeError):
         evolve(Trick(Seat.N), colour="red")
+
+
+_TYPED = """\
+from controller.table import BoardState, TableState
+from controller.values import evolve
+
+
+def misspelt(board: BoardState) -> BoardState:
+    return evolve(board, pahse=board.phase)
+
+
+def wrong_type(state: TableState) -> TableState:
+    return evolve(state, finished="yes")
+
+
+def right(board: BoardState) -> BoardState:
+    return evolve(board, played=board.played | 1, last_t=None)
+"""
+
+
+def test_mypy_checks_each_evolve_like_dataclasses_replace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    api = pytest.importorskip("mypy.api")
+    (tmp_path / "typed_updates.py").write_text(_TYPED, encoding="utf-8")
+    monkeypatch.chdir(Path(__file__).parents[2])
+    out, err, status = api.run(["--strict", "--no-error-summary", "--cache-dir", str(tmp_path / "cache"),
+                                str(tmp_path / "typed_updates.py")])
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert status == 1, out + err
+    assert len(errors) == 2, out
+    assert ':6: error: Unexpected keyword argument "pahse" for "replace" of "BoardState"' in errors[0]
+    assert ':10: error: Argument "finished" to "replace" of "TableState" has incompatible type "str"' in errors[1]

@@ -1,0 +1,112 @@
+"""Claims and concessions (Laws 68-71): a claim or concession, the opponents' agreement, a
+dispute (D 70: play stops for the arbiter; R 69, 70: play goes on), and the arbiter's
+ruling: the claim as stated, or the tricks he awards.
+"""
+
+from __future__ import annotations
+
+from controller import actions as a
+from controller.irregularities import Irregularity
+from controller.table._common import _raise, _Refused, _reject, _tricks_arg
+from controller.table.closing import _close
+from controller.table.revokes import _establish_by_claim
+from controller.table.state import BoardState, Event, PendingClaim, Phase, Step, TableState
+from controller.values import evolve
+
+
+def _claim(state: TableState, act: a.Claim | a.Concede) -> Step:
+    board = state.board
+    if board is None or board.phase is not Phase.PLAY or board.play is None:
+        return _reject(state, "a claim or concession is made during the play", act)
+    remaining = 13 - len(board.play.tricks)
+    if not 0 <= act.tricks <= remaining:
+        return _reject(state, f"{act.tricks} tricks claimed or conceded but {remaining} remain",
+                       act)
+    side = act.seat.side
+    tricks = act.tricks if isinstance(act, a.Claim) else remaining - act.tricks
+    declarer = board.play.declarer
+    if side is declarer.side:
+        needed = frozenset((declarer.lho, declarer.rho))
+    else:
+        needed = frozenset((declarer,))
+    statement = act.statement if isinstance(act, a.Claim) else ""
+    claim = PendingClaim(act.seat, side, tricks, needed, statement=statement)
+    board = _establish_by_claim(board, side)
+    what = "claim" if isinstance(act, a.Claim) else "concession"
+    return Step(evolve(state, board=evolve(board, claim=claim)),
+                (Event(what, f"{tricks} of {remaining} remaining tricks to {side}"
+                       + (f": {statement}" if statement else ""), act.seat, act.t),))
+
+
+def _agree(state: TableState, act: a.Agree) -> Step:
+    board = state.board
+    if board is None or board.claim is None or board.play is None:
+        return _reject(state, "no claim or concession awaits agreement", act)
+    claim = board.claim
+    if act.seat not in claim.needed:
+        return _reject(state, f"{act.seat} is not an opponent of the claimer who must agree", act)
+    claim = evolve(claim, agreed=claim.agreed | {act.seat})
+    board = _establish_by_claim(evolve(board, claim=claim), act.seat.side)
+    events = [Event("agree", "", act.seat, act.t)]
+    if claim.agreed >= claim.needed and claim.disputed is None:
+        state = _close_claim(evolve(state, board=board), board, claim.tricks)
+        events.append(Event("board_done", f"claim agreed: declarer {state.boards[-1].tricks} tricks",
+                            None, act.t))
+        return Step(state, tuple(events))
+    return Step(evolve(state, board=board), tuple(events))
+
+
+def _close_claim(state: TableState, board: BoardState, tricks_to_claimer: int) -> TableState:
+    claim = board.claim
+    play = board.play
+    assert claim is not None and play is not None
+    won = play.won[claim.side] + tricks_to_claimer
+    tricks = won if claim.side is play.declarer.side else 13 - won
+    claimed = {claim.side: tricks_to_claimer, claim.side.other: 13 - len(play.tricks) - tricks_to_claimer}
+    return _close(state, board, "claimed", tricks, claimed)
+
+
+def _dispute(state: TableState, act: a.Dispute) -> Step:
+    """An opponent disputes the claim: the arbiter rules (D 70; R 69, 70: play may go on)."""
+    board = state.board
+    if board is None or board.claim is None or board.play is None or board.contract is None:
+        return _reject(state, "no claim or concession to dispute", act)
+    claim = board.claim
+    if act.seat not in claim.needed:
+        return _reject(state, f"{act.seat} is not an opponent of the claimer", act)
+    if claim.disputed is not None:
+        return Step(state, (Event("dispute", "already disputed", act.seat, act.t),))
+    situation = "claim_by_declarer" if claim.side is board.contract.declarer.side else "claim_by_defender"
+    remaining = 13 - len(board.play.tricks)
+    state, board, irr = _raise(state, board, situation, claim.seat,
+                               f"{claim.seat} claims {claim.tricks} of {remaining}"
+                               + (f" ({claim.statement})" if claim.statement else "")
+                               + f"; {act.seat} disputes", act.t, board.play.trick_number,
+                               chooser="arbiter")
+    board = evolve(board, claim=evolve(claim, disputed=irr.id))
+    plays_on = state.code.rules.disputed_claim_plays_on
+    return Step(evolve(state, board=board),
+                (Event("dispute", "play goes on with the claimer's hand face up (R 69, 70)" if plays_on
+                       else "play stops: the arbiter rules (Law 70)", act.seat, act.t),), (irr,))
+
+
+def _rule_claim(state: TableState, board: BoardState, irr: Irregularity, option: str,
+                args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
+    """Laws 69-71: the claim as stated, or the tricks the arbiter awards (declarer's total)."""
+    claim = board.claim
+    if claim is None or board.play is None:
+        raise _Refused("the claim is no longer pending")
+    if option == "agree":
+        state = _close_claim(state, board, claim.tricks)
+    else:
+        tricks = _tricks_arg(args)
+        play = board.play
+        decl_side = play.declarer.side
+        to_declarer = tricks - play.won[decl_side]
+        remaining = 13 - len(play.tricks)
+        if not 0 <= to_declarer <= remaining:
+            raise _Refused(f"declarer has {play.won[decl_side]} tricks with {remaining} to play: "
+                           f"{tricks} is impossible")
+        board = evolve(board, claim=evolve(claim, side=decl_side))
+        state = _close_claim(evolve(state, board=board), board, to_declarer)
+    return state, [Event("board_done", f"claim ruled: declarer {state.boards[-1].tricks} tricks", None, t)]

@@ -1,0 +1,166 @@
+"""Penalty cards and lead restrictions (Laws 24, 26, 48-52).
+
+Cards exposed during the auction (Law 24: a card on the play zone counts as led; the
+partner passes once; a defender's become penalty cards when the play starts), a card
+exposed by a defender (Laws 48, 49; declarer's never is one), major and minor penalty
+cards (Law 50), declarer's lead options when the offender's partner gets the lead (Law 26
+after a withdrawn call, Laws 50D, 51 with major penalty cards), and the failure to play a
+penalty card (Law 52). Declarer's choice is applied in ``play`` (``_rule_lead_option``);
+the ruling on a failure to play one in ``apply``.
+"""
+
+from __future__ import annotations
+
+from controller import actions as a
+from controller import rulings as r
+from controller.cards import Card, Rank
+from controller.irregularities import Irregularity
+from controller.rulings import Obligation, PenaltyCard
+from controller.seats import Seat
+from controller.table._common import _SUIT_NAMES, _oblige, _raise, _reject
+from controller.table.state import BoardState, Event, Phase, Step, TableState
+from controller.values import evolve
+
+
+def _exposed_in_auction(state: TableState, board: BoardState, seat: Seat, cards: tuple[Card, ...],
+                        t: float, led: bool, deliberate: bool = False) -> Step:
+    """Cards seen during the auction (Law 24): a card on the play zone counts as led."""
+    several = len(cards) > 1 or any(s is seat for s, _, _, _ in board.exposed)
+    honour = any(c.rank >= 10 for c in cards)
+    if led:
+        situation = "card_led_during_auction"
+    elif several or honour:
+        situation = "card_exposed_in_auction_honour_or_several"
+    else:
+        situation = "card_exposed_in_auction_single_low"
+    what = " ".join(str(c) for c in cards)
+    state, board, irr = _raise(state, board, situation, seat, f"{seat} exposed {what} during the auction",
+                               t, chooser="none")
+    major = led or several or honour or deliberate
+    board = evolve(board, exposed=(*board.exposed, *((seat, c, major, irr.id) for c in cards)))
+    events = [Event("irregularity", situation, seat, t)]
+    if major:
+        board = _oblige(board, Obligation(r.PASS_ONCE, seat.partner, irr.id))
+        events.append(Event("rectification", f"{seat.partner} must pass at his next turn (Law 24)",
+                            seat.partner, t))
+    return Step(evolve(state, board=board), tuple(events), (irr,))
+
+
+def _expose(state: TableState, act: a.ExposeCard) -> Step:
+    """A card exposed off the readers, entered by the arbiter (Laws 24, 48, 49, 50)."""
+    board = state.board
+    if board is None or board.phase is Phase.DONE:
+        return _reject(state, "an exposed card is recorded during a board", act)
+    if board.phase is Phase.AUCTION:
+        return _exposed_in_auction(state, board, act.seat, (act.card,), act.t, led=False,
+                                   deliberate=act.deliberate)
+    if board.contract is None or board.play is None:
+        return _reject(state, "an exposed card needs the auction or the play", act)
+    if act.seat.side is board.contract.declarer.side:
+        return Step(state, (Event("exposed", f"{act.card}: declarer's and dummy's cards are never "
+                                  "penalty cards (Law 48)", act.seat, act.t),))
+    state, board, irr = _raise(state, board, "card_exposed_by_defender", act.seat,
+                               f"{act.seat} exposed {act.card}", act.t, board.play.trick_number,
+                               chooser="arbiter")
+    board = _add_penalty_card(board, act.seat, act.card, act.deliberate, irr.id)
+    return Step(evolve(state, board=board), (Event("penalty_card", str(act.card), act.seat, act.t),), (irr,))
+
+
+def _add_penalty_card(board: BoardState, seat: Seat, card: Card, deliberate: bool,
+                      source: int) -> BoardState:
+    """A defender's penalty card; with two or more, all are major (Law 50)."""
+    others = [pc for pc in board.penalty_cards if pc.seat is seat]
+    pc = PenaltyCard(seat, card, r.is_major(card, deliberate, len(others)), source)
+    pcs = tuple(evolve(p, major=True) if p.seat is seat else p for p in board.penalty_cards)
+    return evolve(board, penalty_cards=(*pcs, pc))
+
+
+def _failure_to_play_penalty_card(board: BoardState, seat: Seat, card: Card) -> Card | None:
+    """The penalty card ``seat`` had to play instead of ``card``, when that is certain (Law 52).
+
+    A major penalty card: certain when the hand is known, when the seat leads, or when the
+    card played shows that the seat could not follow suit. A minor one (Law 50): another
+    card of its suit below the 10 played before it, which is never allowed.
+    """
+    mine = [pc for pc in board.penalty_cards if pc.seat is seat]
+    if any(pc.card == card for pc in mine):
+        return None
+    play = board.play
+    assert play is not None
+    minor = next((pc.card for pc in mine if not pc.major and pc.card.suit is card.suit
+                  and card.rank < Rank.TEN), None)
+    if minor is not None and (play.hands[seat] is None or minor in (
+            r.playable_cards(play, seat, board.obligations, board.penalty_cards) or ())):
+        return minor
+    majors = [pc.card for pc in mine if pc.major]
+    if not majors:
+        return None
+    if play.hands[seat] is not None:
+        legal = r.playable_cards(play, seat, board.obligations, board.penalty_cards)
+        if legal and card not in legal and any(m in legal for m in majors):
+            return next(m for m in majors if m in legal)
+        return None
+    led = play.current.suit_led
+    restricted = any(o.seat is seat and o.kind in (r.LEAD_REQ, r.LEAD_BAN, r.PLAY_OPT_57)
+                     for o in board.obligations)
+    if restricted:
+        return None
+    if led is None:
+        return majors[0]
+    same = [m for m in majors if m.suit is led]
+    if same and card.suit is led:
+        return same[0]
+    if card.suit is not led:
+        return same[0] if same else majors[0]
+    return None
+
+
+def _pending_lead_option(state: TableState, board: BoardState, seat: Seat) -> Irregularity | None:
+    for id_ in reversed(board.irregularity_ids):
+        irr = state.irregularity(id_)
+        if (irr is not None and irr.status == "awaiting_ruling" and irr.situation in
+                ("lead_restriction_from_withdrawn_call", "major_pc_partner_on_lead")
+                and irr.offender is not None and irr.offender.partner is seat):
+            return irr
+    return None
+
+
+def _lead_options_due(state: TableState, board: BoardState,
+                      t: float) -> tuple[TableState, BoardState, list[Event]]:
+    """Declarer's lead options when the offender's partner gets the lead (Laws 26, 50, 51)."""
+    play = board.play
+    if play is None or board.contract is None or board.lead_options_for == play.trick_number:
+        return state, board, []
+    leader = play.turn
+    declarer = board.contract.declarer
+    events: list[Event] = []
+    board = evolve(board, lead_options_for=play.trick_number)
+    for ob in board.obligations:
+        if ob.kind == r.LEAD_OPT_26 and ob.seat is leader:
+            options = (("require_suit", "forbid_suit", "no_restriction") if ob.suits
+                       else ("forbid_suit", "no_restriction"))
+            source = state.irregularity(ob.source)
+            kind = source.kind if source is not None else "call_out_of_rotation"
+            suits = ", ".join(_SUIT_NAMES[s] for s in ob.suits) or "any one suit (prohibit only)"
+            state, board, irr = _raise(
+                state, board, "lead_restriction_from_withdrawn_call", leader.partner,
+                f"{leader} is on lead after a withdrawn call by {leader.partner}: declarer may "
+                f"require or prohibit {suits} (Law 26)", t, play.trick_number, chooser=str(declarer),
+                options=options, kind=kind)
+            kept = tuple(o for o in board.obligations if o is not ob)
+            board = evolve(board, obligations=(*kept, Obligation(r.LEAD_OPT_26, leader, irr.id, suits=ob.suits,
+                                                                 mode="raised")))
+            events.append(Event("lead_option", f"{irr.id}: declarer's choice before {leader} leads",
+                                declarer, t))
+            return state, board, events
+    majors = [pc for pc in board.penalty_cards if pc.seat is leader.partner and pc.major]
+    if majors and leader.side is not declarer.side:
+        cards = " ".join(str(pc.card) for pc in majors)
+        state, board, irr = _raise(
+            state, board, "major_pc_partner_on_lead", leader.partner,
+            f"{leader} is on lead while {leader.partner} has the major penalty card(s) {cards}: "
+            "declarer may require or forbid a suit of them, or leave them (Laws 50, 51)", t,
+            play.trick_number, chooser=str(declarer))
+        events.append(Event("lead_option", f"{irr.id}: declarer's choice before {leader} leads",
+                            declarer, t))
+    return state, board, events

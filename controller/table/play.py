@@ -1,0 +1,476 @@
+"""A card at the table and the irregularities of the play (Laws 41, 45E, 53-58, 60), with their rulings.
+
+A card during the auction (Law 24), played twice or not in the hand (Laws 13-14), the
+opening lead out of turn (Laws 41, 54; face down, D 41A) or by the declaring side (D 54
+note; R 48), leads out of turn (Laws 53-56; the last trick), a premature lead or play by
+a defender (Law 57), two cards at once (Law 58B), a fifth card to a trick (Law 45E), a
+defender's card after declarer was told to retract his lead (Law 60). Acceptance by
+playing on (Laws 53A, 54A, 60), the proper leader leading in his own right (Law 53C),
+declarer facing his hand (Law 54A), dummy's hand faced (Law 41D). The rulings on leads
+and early plays (Laws 54-58) and declarer's lead options applied (Laws 26, 50D, 51).
+"""
+
+from __future__ import annotations
+
+from controller import actions as a
+from controller import rulings as r
+from controller.cards import Suit
+from controller.irregularities import Irregularity
+from controller.rulings import Held, Obligation, PenaltyCard
+from controller.seats import Seat
+from controller.table._common import (
+    _SUIT_NAMES,
+    _card_arg,
+    _declarer,
+    _hold,
+    _oblige,
+    _raise,
+    _Refused,
+    _reject,
+    _settle,
+    _suit_arg,
+    _unhold,
+)
+from controller.table.penalties import (
+    _add_penalty_card,
+    _exposed_in_auction,
+    _failure_to_play_penalty_card,
+    _lead_options_due,
+    _pending_lead_option,
+)
+from controller.table.state import BoardState, Event, Phase, Step, TableState
+from controller.table.tricks import _accept_lead, _play, _play_card, _swap_declarer
+from controller.values import evolve
+
+
+def _card(state: TableState, act: a.PlayCard) -> Step:
+    board = state.board
+    if board is None or board.phase is Phase.DONE:
+        return _reject(state, f"{act.card} by {act.seat}: no board is being played", act)
+    if board.phase is Phase.DECLARATION:
+        return _reject(state, f"{act.card} by {act.seat} before the trumps are declared "
+                       "(W 67, 68: the arbiter enters an exposed card)", act)
+    if board.phase is Phase.AUCTION:
+        return _exposed_in_auction(state, board, act.seat, (act.card,), act.t, led=True)
+    play = board.play
+    assert play is not None
+    claim = board.claim
+    if claim is not None and claim.disputed is not None and not state.code.rules.disputed_claim_plays_on:
+        return _reject(state, f"{act.card} by {act.seat}: play has stopped for the arbiter's "
+                       f"ruling on the disputed claim ({claim.disputed}, Law 70)", act)
+    for held in board.held:
+        if held.card is not None:
+            irr = state.irregularity(held.source)
+            if irr is not None and irr.status == "awaiting_ruling" and irr.situation in _BLOCKING_PLAY:
+                return _card_while_held(state, board, held, irr, act)
+    return _card_in_order(state, board, act)
+
+
+_BLOCKING_PLAY = frozenset((
+    "opening_lead_out_of_turn", "lead_from_wrong_hand_by_declarer",
+    "lead_by_declarer_when_defender_on_lead", "lead_out_of_turn_by_defender",
+    "lead_out_of_turn_last_trick", "premature_lead_by_defender", "premature_play_by_defender",
+    "failure_to_play_penalty_card", "major_pc_partner_on_lead",
+    "lead_restriction_from_withdrawn_call", "opening_lead_face_down_out_of_turn"))
+
+
+def _card_in_order(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
+    """A card with no blocking irregularity pending: detect, then play it."""
+    play = board.play
+    assert play is not None
+    trick_no = play.trick_number
+    bit = 1 << act.card.index
+    seat = act.seat
+    situation: str | None = None
+    if board.played & bit:
+        situation = "card_played_twice"
+    elif board.deal is not None:
+        holder = board.deal.holder(act.card)
+        if holder is not None and holder is not seat and play.hands[seat] is not None:
+            situation = "card_not_in_hand"
+    if situation is not None:
+        return _hold_card(state, board, situation, seat, act, trick_no)
+    last = board.last_card
+    # a second card right after the card that completed a trick is two cards at once (Law 58B),
+    # unless that seat won the trick and so leads the next one
+    contributed = play.current.card_of(seat) is not None or (
+        last is not None and last[0] is seat and seat is not play.turn
+        and act.t - last[1] <= state.policy.simultaneous_window)
+    if contributed:
+        return _extra_card(state, board, act)
+    if seat is not play.turn:
+        return _out_of_turn(state, board, act)
+    # the seat in turn: lead options due, penalty cards, restrictions, revokes
+    due = _pending_lead_option(state, board, seat) if board.irregularity_ids else None
+    if due is not None:
+        board = _hold(board, Held(due.id, seat, card=act.card, t=act.t))
+        return Step(evolve(state, board=board),
+                    (Event("held", f"{act.card}: declarer has not yet chosen his lead option "
+                           f"({due.id}, Law {due.law}); the lead waits", seat, act.t),))
+    failure = _failure_to_play_penalty_card(board, seat, act.card) if board.penalty_cards else None
+    if failure is not None:
+        return _hold_card(state, board, "failure_to_play_penalty_card", seat, act, trick_no,
+                          detail=f"{seat} played {act.card} instead of the penalty card {failure}")
+    return _play_card(state, board, seat, act.card, act.t, act.how)
+
+
+def _hold_card(state: TableState, board: BoardState, situation: str, seat: Seat, act: a.PlayCard,
+               trick: int, detail: str | None = None) -> Step:
+    # D 41A: the arbiter has a face-down lead out of turn returned; nobody chooses
+    chooser = "arbiter" if situation == "opening_lead_face_down_out_of_turn" else None
+    state, board, irr = _raise(state, board, situation, seat, detail or f"{seat} {act.card}", act.t, trick,
+                               chooser=chooser)
+    board = _hold(board, Held(irr.id, seat, card=act.card, t=act.t))
+    return Step(evolve(state, board=board), (Event("irregularity", situation, seat, act.t),), (irr,))
+
+
+def _extra_card(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
+    """A second card from a seat that has played to the trick: two at once, early lead, fifth card."""
+    play = board.play
+    assert play is not None and board.contract is not None
+    seat = act.seat
+    declarer = board.contract.declarer
+    last = board.last_card
+    if last is not None and last[0] is seat and act.t - last[1] <= state.policy.simultaneous_window:
+        situation = ("two_cards_at_once_declarer" if seat.side is declarer.side
+                     else "two_cards_at_once_defender")
+    elif seat.side is not declarer.side and play.current.card_of(seat.partner) is None:
+        situation = "premature_lead_by_defender"
+    else:
+        situation = "fifth_card_on_trick"
+    return _hold_card(state, board, situation, seat, act, play.trick_number)
+
+
+def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
+    """A card from a seat not in turn: a lead out of turn (53-56), or an early play (57)."""
+    play = board.play
+    assert play is not None and board.contract is not None
+    seat = act.seat
+    declarer = board.contract.declarer
+    dummy = declarer.partner
+    trick_no = play.trick_number
+    rules = state.code.rules
+    if not play.current.cards and seat.side is not declarer.side and _retraction_pending(state, board):
+        # D 60 / R 60: a defender's card after declarer was told to retract his lead from the
+        # wrong hand, before he leads from the right one, is a (major) penalty card
+        state, board, irr = _raise(state, board, "defender_plays_after_retraction_ordered", seat,
+                                   f"{seat} played {act.card} before declarer led from the right hand",
+                                   act.t, trick_no, chooser="arbiter", status="noted")
+        board = _add_penalty_card(board, seat, act.card, True, irr.id)
+        return Step(evolve(state, board=board), (Event("penalty_card", f"{act.card} (Law 60)", seat, act.t),),
+                    (irr,))
+    if not play.current.cards:
+        if not play.tricks:
+            if seat.side is declarer.side:
+                # D 54 note, R 48: not acceptable; the card goes back, no penalty
+                state, board, irr = _raise(state, board, "opening_lead_by_declaring_side", seat,
+                                           f"{seat} {act.card} before the opening lead", act.t, 1,
+                                           status="noted")
+                return Step(evolve(state, board=board),
+                            (Event("irregularity", irr.situation, seat, act.t),), (irr,))
+            situation = ("opening_lead_face_down_out_of_turn" if state.policy.face_down_opening_lead
+                         else "opening_lead_out_of_turn")
+            if board.declaration is not None:
+                # 1905 (W 60, 76): the dealer plays both hands, so only his RHO can lead out of turn
+                # here; the maker of the trump chooses
+                declaration = board.declaration
+                maker = declaration.maker if declaration.maker is not None else declaration.dealer
+                state, board, irr = _raise(state, board, "w_opening_lead_by_dealers_rho", seat,
+                                           f"{seat} led {act.card} while {play.turn} was to lead", act.t,
+                                           trick_no, chooser=str(maker), kind="opening_lead_out_of_turn")
+                board = _hold(board, Held(irr.id, seat, card=act.card, t=act.t))
+                return Step(evolve(state, board=board), (Event("irregularity", irr.situation, seat, act.t),),
+                            (irr,))
+        elif seat.side is declarer.side:
+            situation = ("lead_from_wrong_hand_by_declarer" if play.turn.side is declarer.side
+                         else "lead_by_declarer_when_defender_on_lead")
+        else:
+            situation = "lead_out_of_turn_by_defender"
+        if trick_no == 13 and not rules.last_trick_lead_acceptable and situation != "opening_lead_out_of_turn":
+            situation = "lead_out_of_turn_last_trick"
+        return _hold_card(state, board, situation, seat, act, trick_no,
+                          detail=f"{seat} led {act.card} while {play.turn} was to lead")
+    # a trick is in progress and the seat has not played to it
+    current = play.current
+    both_declarer_hands = (current.card_of(declarer) is not None and current.card_of(dummy) is not None)
+    if seat.side is declarer.side or current.card_of(seat.partner) is not None or both_declarer_hands:
+        # D 57 note: declarer's early card is played; a defender whose partner has played, or
+        # after declarer played from both hands, is not rectified: the card waits for its turn
+        board = evolve(board, deferred=(*board.deferred, (seat, act.card)))
+        return Step(evolve(state, board=board),
+                    (Event("deferred", f"{act.card} played early: it counts when {seat}'s turn comes "
+                           "(Law 57)", seat, act.t),))
+    return _hold_card(state, board, "premature_play_by_defender", seat, act, trick_no,
+                      detail=f"{seat} played {act.card} before {play.turn}")
+
+
+def _retraction_pending(state: TableState, board: BoardState) -> bool:
+    """Whether declarer was told to retract a lead from the wrong hand and has not yet led (Law 60)."""
+    play = board.play
+    if play is None or play.current.cards:
+        return False
+    for id_ in reversed(board.irregularity_ids):
+        irr = state.irregularity(id_)
+        if (irr is not None and irr.situation == "lead_from_wrong_hand_by_declarer"
+                and irr.trick == play.trick_number and irr.status == "ruled"
+                and dict(irr.ruling or ()).get("option") == "reject"):
+            return True
+    return False
+
+
+def _card_while_held(state: TableState, board: BoardState, held: Held, irr: Irregularity,
+                     act: a.PlayCard) -> Step:
+    """A card while a lead or play irregularity awaits its ruling: acceptance by playing on, or wait."""
+    play = board.play
+    assert play is not None and board.contract is not None and held.card is not None
+    seat = act.seat
+    offender = held.seat
+    situation = irr.situation
+    if situation in ("lead_restriction_from_withdrawn_call", "major_pc_partner_on_lead"):
+        return _reject(state, f"{act.card} by {seat}: declarer's lead option {irr.id} (Law {irr.law}) "
+                       "is awaited", act)
+    if (situation == "opening_lead_out_of_turn" and seat is _declarer(board).partner
+            and offender.side is not seat.side):
+        # R 54A: declarer playing first from dummy accepts the lead; dummy's card may not be
+        # withdrawn and counts when dummy's turn comes
+        declarer = _declarer(board)
+        state = _settle(state, irr.id, "accepted", option="accept_see_dummy", by=str(declarer))
+        board = _unhold(board, irr.id)
+        board = evolve(board, deferred=(*board.deferred, (seat, act.card)))
+        state, board, events = _accept_lead(state, board, offender, held)
+        first = Event("accepted", f"{irr.id} accepted: declarer played {act.card} from dummy; it counts at "
+                      f"{seat}'s turn (Law 54A)", declarer, act.t)
+        return Step(state, (first, *events))
+    if situation.startswith(("opening_lead", "lead_")) and situation != "opening_lead_face_down_out_of_turn":
+        if seat is offender.lho and situation != "lead_out_of_turn_last_trick":
+            # Law 53A (and 54A for the opening lead): playing to it accepts it
+            option = "accept_see_dummy" if situation == "opening_lead_out_of_turn" else "accept"
+            state = _settle(state, irr.id, "accepted", option=option, by=str(seat))
+            board = _unhold(board, irr.id)
+            state, board, events = _accept_lead(state, board, offender, held)
+            first = Event("accepted", f"{irr.id} accepted: {seat} played to the lead out of turn (Law 53)",
+                          seat, act.t)
+            rest = _card(state, act)
+            return Step(rest.state, (first, *events, *rest.events), rest.irregularities)
+        if seat is play.turn:
+            # Law 53C: the proper leader leads in his own right; the card led out of turn goes back
+            state = _settle(state, irr.id, "superseded", option="reject", by=str(seat))
+            board = _unhold(board, irr.id)
+            first = Event("superseded", f"{irr.id}: {seat} led in his own right; {held.card} goes back "
+                          "to its hand without penalty (Law 53C)", seat, act.t)
+            rest = _card_in_order(evolve(state, board=board), board, act)
+            return Step(rest.state, (first, *rest.events), rest.irregularities)
+    if situation.startswith("premature") and seat.side is not offender.side:
+        # Law 60: a non-offender playing before the ruling forfeits the rectification
+        state = _settle(state, irr.id, "accepted", option="accept", by=str(seat))
+        board = _unhold(board, irr.id)
+        board = evolve(board, deferred=(*board.deferred, (offender, held.card)))
+        first = Event("accepted", f"{irr.id}: {seat} played on; {held.card} counts at {offender}'s "
+                      "turn (Law 60)", seat, act.t)
+        rest = _card_in_order(evolve(state, board=board), board, act)
+        return Step(rest.state, (first, *rest.events), rest.irregularities)
+    if situation == "failure_to_play_penalty_card" and seat.side is _declarer(board).side:
+        # Law 52B: declarer playing on accepts the card played
+        state = _settle(state, irr.id, "accepted", option="accept_play", by=str(seat))
+        board = _unhold(board, irr.id)
+        state, board, events, irrs = _play(state, board, offender, held.card, held.t, "")
+        rest = _card(state, act)
+        return Step(rest.state, (*events, *rest.events), (*irrs, *rest.irregularities))
+    return _reject(state, f"{act.card} by {seat}: irregularity {irr.id} ({irr.situation}, Law "
+                   f"{irr.law}) awaits the ruling of {irr.chooser}", act)
+
+
+def _face(state: TableState, act: a.FaceCards) -> Step:
+    board = state.board
+    if board is None:
+        return _reject(state, "cards faced before any board", act)
+    if not act.cards:
+        return _reject(state, "no card faced", act)
+    if board.phase is Phase.AUCTION:
+        return _exposed_in_auction(state, board, act.seat, act.cards, act.t, led=False)
+    board = evolve(board, faced=(*board.faced, (act.seat, act.cards)))
+    play = board.play
+    events = [Event("faced", " ".join(str(c) for c in act.cards), act.seat, act.t)]
+    if play is not None and board.contract is not None and not play.tricks:
+        for held in board.held:
+            irr = state.irregularity(held.source)
+            if (irr is not None and irr.situation == "opening_lead_out_of_turn"
+                    and irr.status == "awaiting_ruling" and act.seat is board.contract.declarer):
+                # Law 54A: declarer spreading his hand accepts the lead and becomes dummy
+                state = _settle(state, irr.id, "accepted", option="accept_become_dummy", by=str(act.seat))
+                board = _unhold(board, irr.id)
+                state, board, more = _swap_declarer(state, board, held)
+                return Step(state, (*events, Event("accepted", f"{irr.id}: declarer faced his hand "
+                                                   "and becomes dummy (Law 54A)", act.seat, act.t),
+                                    *more))
+    if play is not None and play.hands[act.seat] is None and act.seat is play.dummy:
+        hands = list(play.hands)
+        hands[act.seat] = frozenset(act.cards)
+        board = evolve(board, play=evolve(play, hands=(hands[0], hands[1], hands[2], hands[3])))
+    return Step(evolve(state, board=board), tuple(events))
+
+
+def _rule_lead(state: TableState, board: BoardState, irr: Irregularity, held: Held, option: str,
+               args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
+    """Laws 53-56 and 54: accept the lead out of turn, or send it back (penalty card for a defender)."""
+    offender = irr.offender
+    assert offender is not None and held.card is not None and board.contract is not None
+    board = _unhold(board, irr.id)
+    state = evolve(state, board=board)
+    if option in ("accept", "accept_see_dummy"):
+        state, board, events = _accept_lead(state, board, offender, held)
+        return state, events
+    if option == "accept_become_dummy":
+        state, board, events = _swap_declarer(state, board, held)
+        return state, events
+    dummy = _declarer(board).partner
+    if irr.situation == "opening_lead_out_of_turn" and any(s is dummy for s, _ in board.faced):
+        raise _Refused("declarer could have seen dummy's cards: he must accept the lead (Law 54; R 54B)")
+    if option in ("require_suit", "forbid_suit") and "suit" in args and _suit_arg(args) is not held.card.suit:
+        raise _Refused(f"declarer may only require or forbid the suit of the card led ({held.card.suit.name})")
+    defender = offender.side is not _declarer(board).side
+    if not defender or irr.situation == "opening_lead_face_down_out_of_turn":
+        return state, [Event("returned", f"{held.card} goes back to its hand without penalty", offender, t)]
+    board = _add_penalty_card(board, offender, held.card, True, irr.id)
+    events = [Event("penalty_card", f"{held.card} is a major penalty card (Laws 50, 56)", offender, t)]
+    if option in ("require_suit", "forbid_suit"):
+        # Law 54D with 50D2: declarer's choice now; the card goes back to the hand
+        suit = held.card.suit
+        kind = r.LEAD_REQ if option == "require_suit" else r.LEAD_BAN
+        board = _oblige(board, Obligation(kind, offender.partner, irr.id, suits=(suit,)))
+        board = evolve(board, penalty_cards=tuple(pc for pc in board.penalty_cards
+                                                  if not (pc.seat is offender and pc.card.suit is suit)),
+                       lead_options_for=board.play.trick_number if board.play else 0)
+        events = [Event("restriction", f"{offender.partner} {'must lead' if kind == r.LEAD_REQ else 'may not lead'}"
+                        f" {_SUIT_NAMES[suit]}; {held.card} goes back to the hand (Law 54)", offender.partner, t)]
+        return evolve(state, board=board), events
+    if option == "leave_penalty_card":
+        board = evolve(board, lead_options_for=board.play.trick_number if board.play else 0)
+        return evolve(state, board=board), events
+    # reject (Law 56): declarer's lead options when the partner has the lead
+    board = evolve(board, lead_options_for=0)
+    state, board, more = _lead_options_due(evolve(state, board=board), board, t)
+    return state, events + more
+
+
+def _rule_premature(state: TableState, board: BoardState, irr: Irregularity, held: Held | None,
+                    option: str, args: dict[str, object]) -> tuple[TableState, list[Event]]:
+    """Law 57: partner plays highest or lowest of the suit led, or not a named suit; the card is a
+    major penalty card (D; R states it only when partner wins the trick: chosen here for every case)."""
+    offender = irr.offender
+    if held is None or held.card is None or offender is None or board.play is None:
+        raise _Refused("the card is no longer waiting for a ruling")
+    partner = offender.partner
+    trick = board.play.trick_number
+    if option == "forbid_suit":
+        suit = _suit_arg(args)
+        if suit is board.play.current.suit_led:
+            raise _Refused("the suit named must be other than the suit led")
+        ob = Obligation(r.PLAY_OPT_57, partner, irr.id, suits=(suit,), mode="forbid", trick=trick)
+    else:
+        ob = Obligation(r.PLAY_OPT_57, partner, irr.id, mode="highest" if option == "require_highest"
+                        else "lowest", trick=trick)
+    board = _unhold(board, irr.id)
+    board = _oblige(board, ob)
+    board = _add_penalty_card(board, offender, held.card, True, irr.id)
+    return evolve(state, board=board), [Event("restriction", f"{partner}: {option.replace('_', ' ')} "
+                                              f"(Law 57); {held.card} is a major penalty card", partner, irr.t)]
+
+
+def _rule_two_cards(state: TableState, board: BoardState, irr: Irregularity, held: Held | None,
+                    args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
+    """Law 58B: the player names the card he played; the other is a penalty card (defender) or goes back."""
+    offender = irr.offender
+    if held is None or held.card is None or offender is None or board.play is None or board.contract is None:
+        raise _Refused("the cards are no longer waiting for a ruling")
+    chosen = _card_arg(args)
+    play = board.play
+    played = play.current.card_of(offender)
+    if played is None and play.tricks:
+        played = play.tricks[-1].card_of(offender) if not play.current.cards else None
+    if chosen not in (held.card, played):
+        raise _Refused(f"the card played must be {held.card} or {played}")
+    board = _unhold(board, irr.id)
+    other = held.card
+    events: list[Event] = []
+    if chosen == held.card and played is not None:
+        new_play, removed = r.take_back(play, r.cards_from(play, played))
+        board = evolve(board, play=new_play, played=board.played & ~(1 << played.index),
+                       deferred=(*board.deferred, *((s, c) for s, c in removed[1:])))
+        state, board, events, _ = _play(evolve(state, board=board), board, offender, chosen, held.t, "")
+        other = played
+    if offender.side is not _declarer(board).side:
+        board = _add_penalty_card(board, offender, other, False, irr.id)
+        events.append(Event("penalty_card", f"{other} (Law 58B)", offender, t))
+    else:
+        events.append(Event("returned", f"{other} back to declarer's hand (Law 58B)", offender, t))
+    return evolve(state, board=board), events
+
+
+def _rule_lead_option(state: TableState, board: BoardState, irr: Irregularity, held: Held | None,
+                      option: str, args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
+    """Declarer's lead option (Laws 26, 50D, 51): require or forbid a suit, or no restriction."""
+    assert irr.offender is not None
+    leader = irr.offender.partner
+    events: list[Event] = []
+    pcs = board.penalty_cards
+    if option in ("require_suit", "forbid_suit"):
+        suit = _suit_arg(args)
+        if irr.situation == "major_pc_partner_on_lead":
+            allowed = {pc.card.suit for pc in pcs if pc.seat is irr.offender and pc.major}
+        else:
+            ob = next((o for o in board.obligations if o.kind == r.LEAD_OPT_26 and o.source == irr.id), None)
+            allowed = set(ob.suits) if ob is not None and ob.suits else set(Suit)
+        if suit not in allowed:
+            raise _Refused(f"declarer may name only {', '.join(sorted(_SUIT_NAMES[s] for s in allowed))}")
+        kind = r.LEAD_REQ if option == "require_suit" else r.LEAD_BAN
+        named: tuple[Suit, ...] = (suit,)
+        if kind == r.LEAD_BAN and irr.situation == "major_pc_partner_on_lead":
+            named = _prohibited_pc_suits(state, pcs, irr.offender, suit, args, allowed)
+        board = _oblige(board, Obligation(kind, leader, irr.id, suits=named))
+        if irr.situation == "major_pc_partner_on_lead":
+            # the penalty cards of the suit(s) named go back to the hand (Laws 50D2, 51)
+            board = evolve(board, penalty_cards=tuple(pc for pc in pcs if not (
+                pc.seat is irr.offender and pc.card.suit in named)))
+        events.append(Event("restriction", f"{leader} {'must lead' if kind == r.LEAD_REQ else 'may not lead'} "
+                            f"{' or '.join(_SUIT_NAMES[s] for s in named)}", leader, t))
+    board = evolve(board, obligations=tuple(o for o in board.obligations
+                                            if not (o.kind == r.LEAD_OPT_26 and o.seat is leader)))
+    board = _unhold(board, irr.id)
+    state = evolve(state, board=board)
+    if held is not None and held.card is not None:
+        # the lead made before the choice (DD 47): it stands if legal, else a major penalty card
+        play = board.play
+        assert play is not None
+        legal = r.playable_cards(play, leader, board.obligations, board.penalty_cards)
+        complies = r.restriction_broken(play, leader, held.card, board.obligations) is None and (
+            legal is None or held.card in legal or not any(
+                o.kind in (r.LEAD_REQ, r.LEAD_BAN) and o.seat is leader for o in board.obligations))
+        if complies:
+            state = _settle(state, irr.id, "ruled", option=option, **args)
+            state, board, more, _ = _play(state, board, leader, held.card, held.t, "")
+            return state, events + more
+        board = _add_penalty_card(board, leader, held.card, True, irr.id)
+        events.append(Event("penalty_card", f"{held.card} led before the choice breaks it: a major penalty "
+                            "card; lead again", leader, t))
+        state = evolve(state, board=board)
+    return state, events
+
+
+def _prohibited_pc_suits(state: TableState, pcs: tuple[PenaltyCard, ...], offender: Seat, suit: Suit,
+                         args: dict[str, object], allowed: set[Suit]) -> tuple[Suit, ...]:
+    """The suits a prohibition covers when a defender has penalty cards in several suits (Law 51).
+
+    R 51: every suit in which he has a penalty card. D 51 (DD 51 item 3b): one or more of
+    them, as declarer names: ``"suit"``, plus any others in ``"suits"`` (e.g. ``["H", "D"]``).
+    """
+    if state.code.rules.pc_prohibition_covers_every_suit:
+        return tuple(sorted({pc.card.suit for pc in pcs if pc.seat is offender}))
+    named = {suit}
+    extra = args.get("suits")
+    if isinstance(extra, list | tuple):
+        for value in extra:
+            named.add(_suit_arg({"suit": value}))
+    if not named <= allowed:
+        raise _Refused(f"declarer may name only {', '.join(sorted(_SUIT_NAMES[s] for s in allowed))}")
+    return tuple(sorted(named))

@@ -1,0 +1,90 @@
+"""Think times and hesitations (Laws 16, 73): each call and card is timed from the previous
+act at the table and judged against the player's own pace; the arbiter's time while he
+rules is nobody's think (LAWS.md §4.2; D 16, 73; R 16A).
+"""
+
+from __future__ import annotations
+
+from controller.irregularities import Irregularity
+from controller.seats import Seat
+from controller.table._common import _raise
+from controller.table.state import BoardState, Phase, TableState
+from controller.tempo import ActKind, Pace, hesitation, record_think, think_time
+from controller.values import evolve
+
+
+def _since_last_act(board: BoardState, t: float) -> float:
+    """Seconds since the previous call or card at the table (the board's start for the first)."""
+    return t - (board.start_t if board.last_t is None else board.last_t)
+
+
+def _timed(state: TableState, board: BoardState, seat: Seat, kind: ActKind, t: float,
+           after_skip: bool) -> tuple[TableState, BoardState, Irregularity | None]:
+    """Time one call or card (Laws 16, 73): flag a think far beyond the player's own pace."""
+    think = max(0.0, _since_last_act(board, t))
+    irr = None
+    # the player's own pace is read from the timing already kept, and only for a long think:
+    # most acts cost one subtraction (the caller copies the board once with ``last_t=t``)
+    if think >= state.tempo.min_s(kind):
+        pace = _pace(state, board, seat, kind)
+        why = hesitation(pace, seat, kind, think, state.tempo, after_skip_bid=after_skip)
+        if why is not None:
+            trick = board.play.trick_number if board.play is not None else None
+            state, board, irr = _raise(state, board, "hesitation", seat, why, t, trick,
+                                       chooser="arbiter", status="awaiting_ruling")
+    return state, board, irr
+
+
+def think_times(board: BoardState, kind: ActKind) -> list[tuple[Seat, float]]:
+    """Each call's or card's think time on ``board``, in order: the time since the previous act."""
+    if kind is ActKind.CALL:
+        seats: list[Seat] = list(board.auction.seats)
+        times, previous = board.call_times, board.start_t
+    else:
+        play = board.play
+        if play is None:
+            return []
+        seats = [trick.seat_of(i) for trick in (*play.tricks, play.current) for i in range(len(trick.cards))]
+        times, previous = board.play_times, board.call_times[-1] if board.call_times else board.start_t
+    out: list[tuple[Seat, float]] = []
+    for s, t in zip(seats, times, strict=False):
+        out.append((s, think_time(previous, t, board.pauses) if board.pauses else max(0.0, t - previous)))
+        previous = t
+    return out
+
+
+def _pause_timers(state: TableState, irr: Irregularity, t: float) -> TableState:
+    """The state with the think timer stopped while the arbiter ruled on ``irr`` (LAWS.md §4.2).
+
+    The pause runs from the irregularity (or the last act, if later) to the ruling: that
+    time is the arbiter's, not the next player's think (D 16, 73; R 16A judge a player's own
+    tempo). ``last_t`` moves on by the pause, so the next act's think leaves it out, and the
+    pause is kept for ``think_times``.
+    """
+    board = state.board
+    if board is None or board.phase is Phase.DONE:
+        return state
+    last = board.start_t if board.last_t is None else board.last_t
+    start = max(last, irr.t)
+    if t <= start:
+        return state
+    return evolve(state, board=evolve(board, last_t=last + (t - start), pauses=(*board.pauses, (start, t))))
+
+
+def _thinks(board: BoardState, seat: Seat, kind: ActKind) -> list[float]:
+    """``seat``'s think times over calls or cards on ``board``, in order."""
+    return [x for s, x in think_times(board, kind) if s is seat]
+
+
+def _pace(state: TableState, board: BoardState, seat: Seat, kind: ActKind) -> Pace:
+    """The player's recent thinks (this board and the ones before), as a tempo ``Pace``."""
+    window = state.tempo.window
+    times = _thinks(board, seat, kind)
+    for outcome in reversed(state.boards):
+        if len(times) >= window:
+            break
+        times = _thinks(outcome.board, seat, kind) + times
+    pace = Pace.for_settings(state.tempo)
+    for x in times[-window:]:
+        pace = record_think(pace, seat, kind, x)
+    return pace
