@@ -146,6 +146,10 @@ def _summary(report: dict[str, Any]) -> str:
         for d in b.get("differences", []):
             line += f"\n    record differs: {d}"
         lines.append(line)
+    skipped = report.get("errors", [])
+    lines += [f"skipped: {e}" for e in skipped[:20]]
+    if len(skipped) > 20:
+        lines.append(f"skipped: {len(skipped) - 20} more (--json lists them all)")
     s = report["session"]
     errors = sum(1 for b in report["boards"] if "error" in b)
     lines.append(f"{len(report['boards'])} boards ({errors} not replayable); "

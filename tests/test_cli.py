@@ -56,6 +56,21 @@ def test_replay_summary_is_readable(tmp_path: Path) -> None:
     assert "3NT by N =" in out.stdout and "NS total +400" in out.stdout
 
 
+@pytest.mark.parametrize("line", [
+    b'{"t": 8, "seat": "N", "call": "Pa\xffss"}', b"[" * 100_000 + b"]" * 100_000,
+    b'{"t": 8, "undo_ruling": ' + b"9" * 5000 + b"}",
+], ids=["not-utf8", "deep", "long-integer"])
+def test_replay_of_a_table_log_with_a_line_that_is_not_json_names_the_line(tmp_path: Path, line: bytes) -> None:
+    path = tmp_path / "table.jsonl"
+    lines = LOG.encode().splitlines()
+    path.write_bytes(b"\n".join([*lines[:9], line, *lines[10:]]) + b"\n")
+    out = tablectl("replay", str(path))
+    assert out.returncode == 0 and "Traceback" not in out.stderr
+    assert "3NT by N =" in out.stdout and "skipped: line 10: " in out.stdout
+    report = json.loads(tablectl("replay", str(path), "--json").stdout)
+    assert report["errors"][0].startswith("line 10: ")
+
+
 @pytest.mark.parametrize(("name", "content", "message"), [
     ("missing.pbn", None, "no such file"),
     ("table.txt", "hello", "unknown record format"),

@@ -10,8 +10,9 @@ Three audiences (``controller.views`` decides what each may see):
 
 WebSocket messages are full view payloads with their ``seq``, pushed after every change; a
 client that reconnects simply gets the latest. Every bad request gets a 4xx with a message
-(``{"detail": ...}``) and changes nothing; an action the table refuses is a 409 with the
-table's reason.
+(``{"detail": ...}``) and changes nothing, a body that is not exactly JSON (NaN, a lone
+surrogate, not UTF-8: ``web_ui.jsonbody``) too; an action the table refuses is a 409 with
+the table's reason.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from controller.records.tablelog import action_of
 from controller.seats import Seat
 from controller.table import TableState
 from controller.views import claim_help_view, spectator_view
+from web_ui import jsonbody
 from web_ui.hub import Channel, Hub, arbiter_payload, dumps
 from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody, SubmitResult
 from web_ui.security import COOKIE, CSRF_HEADER, AttemptLimiter, Session, Sessions, same_origin
@@ -135,6 +137,7 @@ def create_app(service: TableService, settings: WebSettings, *,
                   description="The table's pages, public state, arbiter API and records (DESIGN.md, web UI).",
                   lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.sessions = sessions
+    jsonbody.install(app)  # first: the headers below go on its answers too
 
     @app.middleware("http")
     async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:

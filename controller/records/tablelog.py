@@ -7,6 +7,7 @@ line number and skipped; the lines around it are still read (tolerant reader).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from controller.calls import Call, Denomination
 from controller.cards import Card
 from controller.deal import Deal
 from controller.errors import BridgeTableError, RecordError
+from controller.records import jsontext
 from controller.seats import Seat, Vulnerability
 
 __all__ = ["LogLine", "action_to_json", "dump", "dumps", "load", "loads", "parse_line"]
@@ -86,7 +88,12 @@ def action_of(obj: Any) -> a.Action:
     t = obj.get("t", 0.0)
     if isinstance(t, bool) or not isinstance(t, int | float):
         raise RecordError(f"'t' must be a number of seconds, not {t!r}")
-    t = float(t)
+    try:
+        t = float(t)
+    except OverflowError:
+        raise RecordError(f"'t' must be a number of seconds, not a number of {len(str(abs(t))):,} digits") from None
+    if not math.isfinite(t):
+        raise RecordError(f"'t' must be a number of seconds, not {t!r}")
     if "session" in obj:
         return _session(obj["session"], t)
     if "board" in obj:
@@ -144,9 +151,21 @@ def action_of(obj: Any) -> a.Action:
 
 
 def parse_line(text: str, line: int) -> LogLine:
-    """Parse one line; the error names the line and what is wrong."""
+    """Parse one line; the error names the line and what is wrong.
+
+    The line must be exactly JSON (``jsontext``: no NaN, no lone surrogate, nothing nested
+    too deeply, no integer of thousands of digits); bytes that were not UTF-8 (``load`` keeps
+    them as ``surrogateescape`` characters) are reported with the byte and its column.
+    """
     try:
-        obj = json.loads(text)
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = ord(text[exc.start])
+        what = f"byte 0x{code - 0xDC00:02x} is not UTF-8" if 0xDC80 <= code <= 0xDCFF else \
+            f"character \\u{code:04x} is not text"
+        return LogLine(line, None, f"line {line}: {what} (column {exc.start + 1})")
+    try:
+        obj = jsontext.loads(text)
     except json.JSONDecodeError as exc:
         return LogLine(line, None, f"line {line}: not JSON ({exc.msg})")
     try:
@@ -165,7 +184,8 @@ def loads(text: str) -> list[LogLine]:
 
 
 def load(path: str | Path) -> list[LogLine]:
-    return loads(Path(path).read_text(encoding="utf-8"))
+    """The lines of the table log file at ``path`` (UTF-8; a line that is not is an error of that line)."""
+    return loads(Path(path).read_bytes().decode("utf-8", "surrogateescape"))
 
 
 def _t(value: float) -> float | int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -80,6 +81,26 @@ def test_malformed_line_is_reported_with_its_line_number(line: str, message: str
     (parsed,) = tablelog.loads(line)
     assert parsed.action is None and parsed.error is not None
     assert parsed.error.startswith("line 1:") and message in parsed.error
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    (b'{"t": 2, "seat": "E", "call": "Pa\xffss"}', "line 2: byte 0xff is not UTF-8 (column 34)"),
+    (b"[" * 100_000 + b"]" * 100_000, "line 2: not JSON (nested too deeply)"),
+    (b'{"t": 2, "undo_ruling": ' + b"9" * 5000 + b"}",
+     "line 2: not JSON (an integer of 5,000 digits, more than 4,300)"),
+    (b'{"t": NaN, "seat": "E", "call": "Pass"}', "line 2: not JSON (NaN is not a JSON number)"),
+    (b'{"t": 1e999, "seat": "E", "call": "Pass"}', "line 2: not JSON (the number 1e999 is out of range)"),
+    (b'{"t": 2, "seat": "E", "call": "\\ud800"}', "line 2: not JSON (a lone surrogate \\ud800 is not text)"),
+    (b'{"t": 1' + b"0" * 400 + b', "seat": "E", "call": "Pass"}',
+     "line 2: 't' must be a number of seconds, not a number of 401 digits"),
+], ids=["not-utf8", "deep", "long-integer", "nan", "infinite", "lone-surrogate", "huge-time"])
+def test_a_line_that_is_not_exactly_json_is_an_error_naming_the_line(tmp_path: Path, line: bytes,
+                                                                      message: str) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b'{"t": 0, "board": {"number": 1}}\n' + line + b'\n{"t": 1, "seat": "N", "call": "1C"}\n')
+    first, bad, last = tablelog.load(path)
+    assert bad.action is None and bad.error == message
+    assert first.error is None and last.error is None
 
 
 def test_good_lines_around_a_bad_one_are_kept() -> None:

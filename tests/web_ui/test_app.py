@@ -3,6 +3,7 @@ manual entries, bad requests that change nothing, records, spectator delay."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from starlette.websockets import WebSocketDisconnect
 from controller.records.tablelog import action_of
 from tests.web_ui.conftest import PIN, FakeClock, login, make_app
 from web_ui.hub import DelayBuffer
+from web_ui.jsonbody import validation_error_response
 from web_ui.local import LocalTable
 
 DEAL = "N:AKQJ.AKQ.AKQ.432 T98.JT9.JT9.AKQJ 765.876.8765.T98 432.5432.432.765"
@@ -161,6 +163,63 @@ def test_bad_requests_get_a_clear_4xx_and_change_nothing(path: str, body: Any, s
         assert r.json()["detail"]
         after = table.snapshot()
         assert after.seq == before.seq and after.state is before.state
+
+
+NOT_JSON = {
+    "lone-surrogate": (b'"\\ud800"', "a lone surrogate \\ud800 is not text"),
+    "lone-surrogate-key": (b'{"\\udc00": 1}', "a lone surrogate \\udc00 is not text"),
+    "nan": (b"NaN", "NaN is not a JSON number"),
+    "infinity": (b"Infinity", "Infinity is not a JSON number"),
+    "minus-infinity": (b"-Infinity", "-Infinity is not a JSON number"),
+    "out-of-range": (b"1e999", "the number 1e999 is out of range"),
+    "not-utf8": (b'"\xff"', "byte 0xff is not UTF-8"),
+    "deep": (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    "long-integer": (b"9" * 5000, "an integer of 5,000 digits, more than 4,300"),
+}
+BODIES = {
+    "/api/arbiter/login": b'{"pin": %s}',
+    "/api/arbiter/rulings": b'{"id": 1, "option": "accept", "suit": %s}',
+    "/api/arbiter/actions": b'{"seat": "S", "play": %s}',
+}
+
+
+@pytest.mark.parametrize("path", list(BODIES))
+@pytest.mark.parametrize("case", list(NOT_JSON))
+def test_a_body_that_is_not_exactly_json_is_a_clear_422_and_changes_nothing(path: str, case: str) -> None:
+    value, message = NOT_JSON[case]
+    table = _table()
+    app, _ = make_app(table)
+    with TestClient(app) as c:  # a 500 would raise here
+        headers = {"Content-Type": "application/json"}
+        if path != "/api/arbiter/login":  # the login is refused without a session too
+            headers["X-CSRF-Token"] = login(c)
+        before = table.snapshot()
+        for content in (BODIES[path] % value, value):
+            r = c.post(path, content=content, headers=headers)
+            assert r.status_code == 422, r.text
+            assert r.json()["detail"][0]["msg"] == f"the body is not JSON: {message}"
+            assert r.headers["x-content-type-options"] == "nosniff"
+        after = table.snapshot()
+        assert after.seq == before.seq and after.state is before.state
+
+
+@pytest.mark.parametrize("body", [
+    b'{"pin": ["\\ud83d\\ude00", 1.5e308]}', b'{"pin": "1", "\\ud83d\\ude00": 0}', b'{"pin": {"a": -0.0}}'])
+def test_a_refused_value_is_a_422_that_does_not_echo_it(body: bytes) -> None:
+    app, _ = make_app()
+    with TestClient(app) as c:
+        r = c.post("/api/arbiter/login", content=body, headers={"Content-Type": "application/json"})
+        assert r.status_code == 422, r.text
+        assert r.json()["detail"] and all(set(d) == {"type", "loc", "msg"} for d in r.json()["detail"])
+        assert b"1.5e308" not in r.content and b"-0.0" not in r.content
+
+
+def test_validation_errors_are_rendered_whatever_the_value_they_refused() -> None:
+    r = validation_error_response([{"type": "string_type", "loc": ("body", "\ud800", 0), "msg": "bad \udfff",
+                                    "input": float("nan"), "ctx": {"x": float("inf")}}])
+    assert r.status_code == 422
+    assert json.loads(r.body) == {"detail": [{"type": "string_type", "loc": ["body", "\\ud800", 0],
+                                              "msg": "bad \\udfff"}]}
 
 
 def test_manual_entries_go_to_the_table_stamped_with_its_clock() -> None:
