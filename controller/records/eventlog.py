@@ -136,8 +136,10 @@ def decode_row(seq: int, input: object, kind: object, t: object, body_text: obje
         assert isinstance(body_text, str)
         try:
             decoded = json.loads(body_text)
-        except ValueError as exc:
+        except ValueError as exc:  # an integer of too many digits too
             error = f"body is not JSON ({exc})"
+        except RecursionError:
+            error = "body is not JSON (nested too deeply)"
         else:
             if not isinstance(decoded, dict):
                 error = "body is not a JSON object"

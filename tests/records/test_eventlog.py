@@ -57,6 +57,17 @@ def test_a_stored_row_is_checked_and_decoded_once() -> None:
     assert isinstance(listed, BadRow) and "not a JSON object" in listed.error
 
 
+@pytest.mark.parametrize(("body", "why"), [
+    ('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+    ('{"a": ' + "9" * 5000 + "}", "4300 digits"),
+    (b'{"button": "director", "seat": "\xff"}', "not UTF-8"),
+], ids=["deep", "long-integer", "not-utf8"])
+def test_a_stored_body_that_the_json_module_chokes_on_is_a_bad_row(body: str | bytes, why: str) -> None:
+    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+    row = decode_row(8, 8, "raw", 1.0, body, row_crc("raw", 1.0, text))
+    assert isinstance(row, BadRow) and row.error.startswith("row 8 (raw): ") and why in row.error
+
+
 def test_the_club_rooms_rows_are_kinds_of_the_log_that_the_rebuild_ignores() -> None:
     assert {"alert", "result"} <= KINDS
     start = session_start({"code": "duplicate"})
