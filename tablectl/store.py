@@ -56,6 +56,7 @@ import itertools
 import json
 import logging
 import math
+import os
 import secrets
 import shutil
 import sqlite3
@@ -135,6 +136,8 @@ class EventStore:
             if isinstance(exc, sqlite3.OperationalError) and "unable to open" in str(exc):
                 raise StoreError(f"cannot open the table log {path}: {exc}") from None
             problem = str(exc)
+        except OSError as exc:
+            raise StoreError(f"cannot create the table log {path}: {exc.strerror or exc}") from None
         try:
             _salvage(path, problem)
             return cls(path, cls._connect(path))
@@ -143,6 +146,13 @@ class EventStore:
 
     @staticmethod
     def _connect(path: Path) -> sqlite3.Connection:
+        """A connection to the log at ``path`` in WAL mode, the file made first if there is none.
+
+        A new log is made readable by its owner only (0600): it holds the arbiter's rulings and
+        every hand. SQLite gives the ``-wal`` and ``-shm`` it makes beside it the same mode.
+        """
+        with contextlib.suppress(FileExistsError):  # an empty file is an empty database to SQLite
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         try:
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import queue
 import shutil
 import sqlite3
+import stat
 import threading
 from pathlib import Path
 
@@ -33,6 +35,21 @@ def test_the_log_is_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
     other = sqlite3.connect(tmp_path / "t.sqlite")
     assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"  # persistent in the file
     other.close()
+
+
+def test_the_log_and_its_wal_and_shm_are_readable_by_the_owner_only(tmp_path: Path) -> None:
+    old = os.umask(0o022)  # the usual umask, which makes new files world-readable
+    try:
+        store = EventStore.open(tmp_path / "t.sqlite")
+    finally:
+        os.umask(old)
+    try:
+        store.append(_groups(3))
+        files = [tmp_path / name for name in ("t.sqlite", "t.sqlite-wal", "t.sqlite-shm")]
+        assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in files} == {p.name: 0o600 for p in files}
+    finally:
+        store.close()
+    assert stat.S_IMODE((tmp_path / "t.sqlite").stat().st_mode) == 0o600
 
 
 def test_rows_come_back_in_order_with_their_input(tmp_path: Path) -> None:
