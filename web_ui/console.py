@@ -38,6 +38,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
+from web_ui import jsonbody
 from web_ui.hub import dumps
 from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody
 from web_ui.security import COOKIE, CSRF_HEADER, AttemptLimiter, Session, Sessions, same_origin
@@ -125,6 +126,7 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
 
     app = FastAPI(title=f"Director's console: {settings.club}", version="1", lifespan=lifespan,
                   docs_url=None, redoc_url=None)
+    jsonbody.install(app)  # first: the headers below go on its answers too
 
     @app.middleware("http")
     async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:

@@ -237,3 +237,15 @@ def test_the_console_page_is_served_with_a_strict_content_security_policy(consol
         assert "script-src 'self'" in r.headers["content-security-policy"]
     page = c.get("/").text
     assert "<script>" not in page and "style=" not in page and "<style" not in page  # the CSP forbids them
+
+
+def test_a_body_that_is_not_exactly_json_is_a_clear_422_at_the_console_too() -> None:
+    from fastapi.testclient import TestClient
+
+    from tests.web_ui.console_fake import FakeConsole, console_settings
+    from web_ui.console import create_console_app
+
+    with TestClient(create_console_app(FakeConsole(), console_settings())) as client:
+        for body in (b'{"pin": NaN}', b'{"pin": "\\ud800"}', b"\xff\xfe"):
+            answer = client.post("/api/login", content=body, headers={"Content-Type": "application/json"})
+            assert answer.status_code == 422, (body, answer.status_code, answer.text)
