@@ -2,13 +2,16 @@
 
 Each detector looks at the state and one action and returns the situation it sees, or
 None; ``table.step`` turns a situation into an ``Irregularity`` with the law of the code
-in force. Rectification (rulings and their enforcement) builds on these records.
+in force. Rectification (rulings and their enforcement) builds on these records. What each
+situation is (kind, options, who chooses, the law per code) is ``controller.catalogue``;
+the tables here are thin views of it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from controller import catalogue
 from controller.auction import Auction
 from controller.calls import Call, CallKind
 from controller.cards import Card
@@ -73,154 +76,27 @@ class Irregularity:
         }
 
 
-OPTIONS: dict[str, tuple[str, ...]] = {
-    "insufficient_bid": ("accept", "correct"),
-    "call_out_of_rotation": ("accept", "cancel"),
-    "change_of_call": ("inadvertent", "purposeful"),
-    "inadmissible_call": ("cancel", "accept"),
-    "card_exposed_in_auction": ("acknowledge",),
-    "opening_lead_out_of_turn": ("accept_see_dummy", "accept_become_dummy", "require_suit",
-                                 "forbid_suit", "leave_penalty_card"),
-    "lead_out_of_turn": ("accept", "reject"),
-    "premature_play": ("require_highest", "require_lowest", "forbid_suit"),
-    "penalty_card": ("require_suit", "forbid_suit", "no_restriction", "designate"),
-    "failure_to_play_penalty_card": ("accept_play", "require_penalty_card"),
-    "simultaneous_play": ("play",),
-    "failure_to_comply": ("confirm",),
-    "revoke": ("correct", "confirm", "adjust"),
-    "defective_trick": ("confirm", "adjust"),
-    "claim": ("agree", "dispute", "award"),
-    "deck_problem": ("redeal", "continue", "adjust"),
-    "wrong_board": ("continue", "redeal", "adjust"),
-    "tempo": ("note", "dismiss"),
-    # 1905 declaration irregularities (W 46-48, 54-55): the named opponent lets the act
-    # stand, or claims a new deal / has the double struck out.
-    "w_trump_named_by_partner_uninvited": ("stands", "new_deal"),
-    "w_declaration_passed_back_to_dealer": ("stands", "new_deal"),
-    "w_adversary_names_or_passes_trump": ("stands", "new_deal"),
-    "w_double_before_may_i_lead": ("stands", "cancel"),
-    "w_redouble_out_of_turn": ("stands", "cancel"),
-}
+OPTIONS: dict[str, tuple[str, ...]] = {k.name: k.options for k in catalogue.kinds()}
+"""The option codes LAWS.md Part 1 lists per kind (``controller.catalogue``; what the table offers
+is each situation's own list, ``SITUATION_OPTIONS``)."""
 
-SITUATION_OPTIONS: dict[str, tuple[str, ...]] = {
-    # never acceptable (D 32 preamble, 36; R 35A): cancelled, or condoned by LHO calling
-    "double_oor_inadmissible": ("cancel",),
-    "inadmissible_double": ("cancel",),
-    "call_by_player_required_to_pass": ("cancel",),
-    "double_when_barred": ("cancel",),
-    "call_not_repeated": ("cancel",),
-    "call_after_auction_closed": ("cancel",),
-    # declarer's choice the first time the offender's partner has the lead (26, 50, 51)
-    "lead_restriction_from_withdrawn_call": ("require_suit", "forbid_suit", "no_restriction"),
-    "major_pc_partner_on_lead": ("require_suit", "forbid_suit", "no_restriction"),
-    "opening_lead_face_down_out_of_turn": ("reject",),
-    "opening_lead_by_declaring_side": ("acknowledge",),
-    "card_exposed_by_defender": ("acknowledge",),
-    "defender_plays_after_retraction_ordered": ("acknowledge",),
-    "lead_out_of_turn_last_trick": ("reject",),
-    # 1905: the maker of the trump names the eldest hand's suit (W 60), or the card stays exposed (W 76)
-    "w_opening_lead_by_dealers_rho": ("require_suit", "leave_penalty_card"),
-    "fifth_card_on_trick": ("confirm",),
-    "revoke_twelfth_trick": ("correct",),
-    "claim_by_declarer": ("agree", "award"),
-    "claim_by_defender": ("agree", "award"),
-    "card_played_twice": ("continue", "redeal", "adjust"),
-    "card_not_in_hand": ("continue", "redeal", "adjust"),
-}
-"""Where the law gives fewer options than the kind's list (or different ones), per situation."""
+SITUATION_OPTIONS: dict[str, tuple[str, ...]] = {s.name: s.option_codes for s in catalogue.situations()}
+"""The option codes of each situation the table can see (``controller.catalogue``)."""
 
-KIND_OF_SITUATION: dict[str, str] = {
-    "insufficient_bid": "insufficient_bid",
-    "call_out_of_rotation": "call_out_of_rotation",
-    "inadmissible_double": "inadmissible_call",
-    "call_after_auction_closed": "inadmissible_call",
-    "opening_lead_out_of_turn": "opening_lead_out_of_turn",
-    "lead_out_of_turn": "lead_out_of_turn",
-    "premature_play": "premature_play",
-    "revoke": "revoke",
-    "card_not_in_hand": "deck_problem",
-    "card_played_twice": "deck_problem",
-    "card_in_two_hands": "deck_problem",
-    "change_of_call": "change_of_call",
-    "pass_oor_before_any_bid": "call_out_of_rotation",
-    "pass_oor_rho_turn_after_bid": "call_out_of_rotation",
-    "pass_oor_partner_turn_after_bid": "call_out_of_rotation",
-    "bid_oor_rho_turn": "call_out_of_rotation",
-    "bid_oor_partner_turn": "call_out_of_rotation",
-    "bid_oor_lho_turn_first_round": "call_out_of_rotation",
-    "double_oor_partner_turn": "call_out_of_rotation",
-    "double_oor_rho_turn": "call_out_of_rotation",
-    "double_oor_inadmissible": "inadmissible_call",
-    "call_by_player_required_to_pass": "inadmissible_call",
-    "double_when_barred": "inadmissible_call",
-    "call_not_repeated": "inadmissible_call",
-    "card_exposed_in_auction_single_low": "card_exposed_in_auction",
-    "card_exposed_in_auction_honour_or_several": "card_exposed_in_auction",
-    "card_led_during_auction": "card_exposed_in_auction",
-    "opening_lead_by_declaring_side": "card_exposed_in_auction",
-    "opening_lead_face_down_out_of_turn": "lead_out_of_turn",
-    "lead_from_wrong_hand_by_declarer": "lead_out_of_turn",
-    "lead_by_declarer_when_defender_on_lead": "lead_out_of_turn",
-    "lead_out_of_turn_by_defender": "lead_out_of_turn",
-    "lead_out_of_turn_last_trick": "lead_out_of_turn",
-    "w_opening_lead_by_dealers_rho": "opening_lead_out_of_turn",
-    "premature_lead_by_defender": "premature_play",
-    "premature_play_by_defender": "premature_play",
-    "major_pc_partner_on_lead": "penalty_card",
-    "card_exposed_by_defender": "penalty_card",
-    "defender_plays_after_retraction_ordered": "penalty_card",
-    "two_cards_at_once_defender": "simultaneous_play",
-    "two_cards_at_once_declarer": "simultaneous_play",
-    "fifth_card_on_trick": "defective_trick",
-    "failure_to_comply_with_restriction": "failure_to_comply",
-    "revoke_twelfth_trick": "revoke",
-    "claim_by_declarer": "claim",
-    "claim_by_defender": "claim",
-    "board_rotated": "wrong_board",
-    "hesitation": "tempo",
-    "skip_bid_wait": "tempo",
-}
+KIND_OF_SITUATION: dict[str, str] = {s.name: s.kind for s in catalogue.situations()}
+"""The kind each situation is reported under (``controller.catalogue``)."""
 
-
-PLAIN_KIND: dict[str, str] = {
-    "insufficient_bid": "Insufficient bid",
-    "call_out_of_rotation": "Call out of rotation",
-    "change_of_call": "Change of call",
-    "inadmissible_call": "Inadmissible call",
-    "card_exposed_in_auction": "Card exposed during the auction",
-    "opening_lead_out_of_turn": "Opening lead out of turn",
-    "lead_out_of_turn": "Lead out of turn",
-    "premature_play": "Premature lead or play by a defender",
-    "penalty_card": "Penalty card",
-    "failure_to_play_penalty_card": "Penalty card not played",
-    "simultaneous_play": "Two cards played at once",
-    "failure_to_comply": "Lead or play restriction not followed",
-    "revoke": "Revoke",
-    "defective_trick": "Defective trick",
-    "claim": "Claim disputed",
-    "deck_problem": "Problem with the cards",
-    "wrong_board": "Wrong board or board rotated",
-    "tempo": "Hesitation (tempo note)",
-}
+PLAIN_KIND: dict[str, str] = {k.name: k.title for k in catalogue.kinds()}
 """Each kind of irregularity in the plain words a player or a Director uses (the console's banner)."""
-
-_PLAIN_SITUATION: dict[str, str] = {
-    "bid_oor_partner_turn": "Bid out of rotation at partner's turn",
-    "bid_oor_rho_turn": "Bid out of rotation at RHO's turn",
-    "bid_oor_lho_turn_first_round": "Bid out of rotation at LHO's turn",
-    "skip_bid_wait": "Stop card: the wait after a skip bid",
-    "lead_from_wrong_hand_by_declarer": "Declarer led from the wrong hand",
-    "card_exposed_by_defender": "Card exposed by a defender",
-    "claim_by_declarer": "Declarer's claim disputed",
-    "claim_by_defender": "Defender's claim disputed",
-    "revoke_twelfth_trick": "Revoke on the twelfth trick",
-}
 
 
 def plain_kind(kind: str, situation: str | None = None) -> str:
-    """The irregularity in plain words: its situation's when it has one of its own, else its kind's."""
-    if situation is not None and situation in _PLAIN_SITUATION:
-        return _PLAIN_SITUATION[situation]
+    """The irregularity in plain words: its situation's title (``controller.catalogue``), else its kind's."""
+    if situation is not None:
+        try:
+            return catalogue.situation_named(situation).title
+        except catalogue.UnknownSituationError:
+            pass
     return PLAIN_KIND.get(kind, kind.replace("_", " ").capitalize())
 
 

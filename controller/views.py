@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from controller import catalogue
 from controller.cards import SUITS, Card, Suit
 from controller.codes import Sheet
 from controller.irregularities import Irregularity
@@ -49,38 +50,25 @@ __all__ = [
     "arbiter_view",
     "claim_help_view",
     "option_args",
+    "option_sentences",
     "public_cards",
     "public_irregularity",
+    "ruling_sentence",
     "spectator_view",
     "table_view",
 ]
 
 Json = dict[str, Any]
 
-_SUIT_CHOICES = [str(s) for s in SUITS]
-
 OPTION_ARGS: dict[str, tuple[Json, ...]] = {
-    "require_suit": ({"name": "suit", "type": "suit", "required": True},),
-    "forbid_suit": ({"name": "suit", "type": "suit", "required": True},),
-    "designate": ({"name": "card", "type": "card", "required": True},),
-    "play": ({"name": "card", "type": "card", "required": True},),
-    "award": ({"name": "tricks", "type": "tricks", "required": True},),
-    "adjust": ({"name": "tricks", "type": "tricks", "required": True},),
+    option: tuple({"name": a.name, "type": a.type, "required": a.required, "label": a.label} for a in args.values())
+    for option, args in catalogue.args_of_option().items() if args
 }
-"""The arguments an option code needs in a ruling, whatever the irregularity (LAWS.md Part 1)."""
+"""Every argument an option code takes in some situation (``controller.catalogue``; ``option_args``
+gives those of one irregularity)."""
 
-_KIND_OPTION_ARGS: dict[tuple[str, str], tuple[Json, ...]] = {
-    ("revoke", "correct"): ({"name": "card", "type": "card", "required": False,
-                             "label": "card played instead (optional)"},),
-    ("insufficient_bid", "correct"): ({"name": "same_meaning", "type": "flag", "required": False,
-                                       "label": "replacement has the same meaning (27B1b)"},),
-    ("call_out_of_rotation", "cancel"): ({"name": "artificial", "type": "flag", "required": False,
-                                          "label": "the pass was artificial (30C)"},),
-    ("change_of_call", "purposeful"): (
-        {"name": "accepted", "type": "flag", "required": False, "label": "LHO accepts the substitute (D 25B)"},
-        {"name": "keep", "type": "flag", "required": False, "label": "offender keeps his first call (R 25B)"},
-    ),
-}
+_SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West", "NS": "North-South", "EW": "East-West",
+               "arbiter": "the arbiter", "none": "nobody"}
 
 _TEMPO = "tempo"
 
@@ -367,61 +355,159 @@ def _hands(hands: Sequence[Iterable[Card] | None]) -> Json:
                                                                                                  strict=True)}
 
 
+def _entry(irr: Irregularity) -> catalogue.Situation | None:
+    try:
+        return catalogue.situation_named(irr.situation)
+    except catalogue.UnknownSituationError:
+        return None
+
+
 def option_args(state: TableState, irr: Irregularity) -> dict[str, list[Json]]:
-    """For each option of ``irr``, the arguments a ruling needs, with the choices where known."""
-    board = state.board
+    """For each option of ``irr``, the arguments a ruling on it takes here (``controller.catalogue``),
+    with their labels and the choices where the law narrows them."""
+    board = _board_of(state, irr)
+    entry = _entry(irr)
     out: dict[str, list[Json]] = {}
-    for option in irr.options:
-        specs = [dict(s) for s in _KIND_OPTION_ARGS.get((irr.kind, option), OPTION_ARGS.get(option, ()))]
-        for spec in specs:
-            if spec["type"] == "suit":
-                spec["choices"] = [str(s) for s in _suit_choices(board, irr)]
-            elif spec["type"] == "card":
-                choices = _card_choices(board, irr, option)
-                if choices:
-                    spec["choices"] = _cards(choices)
-            elif spec["type"] == "tricks":
+    for code in irr.options:
+        option = entry.option(code) if entry is not None else None
+        specs: list[Json] = []
+        for arg in option.args_in(state.code.name) if option is not None else ():
+            spec: Json = {"name": arg.name, "type": arg.type, "required": arg.required, "label": arg.label}
+            if arg.type in ("suit", "suits"):
+                spec["choices"] = [str(x) for x in _suit_choices(state, board, irr, arg.choices)]
+            elif arg.type == "card":
+                cards = _card_choices(state, board, irr, arg.choices)
+                if cards:
+                    spec["choices"] = _cards(cards)
+            elif arg.type == "tricks":
                 spec["min"], spec["max"] = 0, 13
-        out[option] = specs
+            specs.append(spec)
+        out[code] = specs
     return out
 
 
-def _suit_choices(board: BoardState | None, irr: Irregularity) -> tuple[Suit, ...]:
-    """The suits declarer may name (Laws 26, 50D, 51, 54D), all four where the law does not narrow them."""
+def option_sentences(state: TableState, irr: Irregularity) -> dict[str, str]:
+    """For each option of ``irr``, its plain sentence with this irregularity's seats and cards:
+    who chooses, what happens next, the law (``controller.catalogue.render``)."""
+    entry = _entry(irr)
+    if entry is None:
+        return {code: code.replace("_", " ") for code in irr.options}
+    facts = _facts(state, irr)
+    args = option_args(state, irr)
+    out = {}
+    for code in irr.options:
+        option = entry.option(code)
+        if option is not None:
+            choices = {a["name"]: a.get("choices", []) for a in args.get(code, [])}
+            out[code] = catalogue.render(option, facts, irr.law, code=state.code.name, choices=choices)
+    return out
+
+
+def ruling_sentence(state: TableState, irr: Irregularity) -> str | None:
+    """The ruling made on ``irr`` as a plain sentence with its arguments (None: no ruling, or an
+    option the catalogue does not give this situation, e.g. a call out of rotation waived)."""
+    entry = _entry(irr)
+    ruling = dict(irr.ruling or ())
+    option = entry.option(str(ruling.get("option"))) if entry is not None and ruling else None
+    if option is None:
+        return None
+    args = {k: v for k, v in ruling.items() if option.arg(k) is not None}
+    return catalogue.render(option, _facts(state, irr), irr.law, args=args, code=state.code.name)
+
+
+def _board_of(state: TableState, irr: Irregularity) -> BoardState | None:
+    """The board ``irr`` was raised on, in progress or finished (None: no longer kept)."""
+    board = state.board
+    if board is not None and irr.id in board.irregularity_ids:
+        return board
+    for outcome in reversed(state.boards):
+        if irr.id in outcome.board.irregularity_ids:
+            return outcome.board
+    return board
+
+
+def _held_of(state: TableState, irr: Irregularity) -> Held | None:
+    """The call or card ``irr`` holds aside, or held before its ruling (the state kept for Law 82)."""
+    board = _board_of(state, irr)
+    for candidate in (board, *(b.board for i, b in reversed(state.before_ruling) if i == irr.id)):
+        if candidate is not None:
+            held = next((h for h in candidate.held if h.source == irr.id), None)
+            if held is not None:
+                return held
+    return None
+
+
+def _facts(state: TableState, irr: Irregularity) -> dict[str, str]:
+    """The seats, card and call a sentence names for ``irr`` (``controller.catalogue.PLACEHOLDERS``)."""
+    facts: dict[str, str] = {}
+    offender = irr.offender
+    if offender is not None:
+        for key, seat in (("offender", offender), ("partner", offender.partner), ("lho", offender.lho),
+                          ("rho", offender.rho)):
+            facts[key] = _SEAT_WORDS[str(seat)]
+    board = _board_of(state, irr)
+    contract = board.contract if board is not None else None
+    if contract is not None:
+        facts["declarer"] = _SEAT_WORDS[str(contract.declarer)]
+        facts["dummy"] = _SEAT_WORDS[str(contract.declarer.partner)]
+        facts["defenders"] = _SEAT_WORDS[str(contract.declarer.lho.side)]
+    facts["chooser"] = _SEAT_WORDS.get(irr.chooser, irr.chooser)
+    held = _held_of(state, irr)
+    cards: list[Card] = []
+    if held is not None and held.card is not None:
+        cards = [held.card]
+    elif board is not None:
+        cards = [c for _, c, _, src in board.exposed if src == irr.id] or [
+            pc.card for pc in board.penalty_cards if pc.source == irr.id or (
+                irr.situation == "major_pc_partner_on_lead" and pc.seat is offender and pc.major)]
+    if cards:
+        facts["card"] = " ".join(catalogue.card_words(c) for c in cards)
+    if held is not None and held.call is not None:
+        facts["call"] = catalogue.call_words(held.call)
+    return facts
+
+
+def _suit_choices(state: TableState, board: BoardState | None, irr: Irregularity, key: str) -> tuple[Suit, ...]:
+    """The suits declarer may name (Laws 26, 50D, 51, 54D, 57), by the catalogue's ``choices`` key;
+    all four where the law does not narrow them."""
     if board is None:
         return SUITS
-    held = next((h for h in board.held if h.source == irr.id), None)
-    if irr.situation == "major_pc_partner_on_lead":
+    if key == "penalty_suits":
         suits = {pc.card.suit for pc in board.penalty_cards if pc.seat is irr.offender and pc.major}
         return tuple(s for s in SUITS if s in suits) or SUITS
-    if irr.situation == "lead_restriction_from_withdrawn_call":
+    if key == "withdrawn_suits":
         for o in board.obligations:
             if o.source == irr.id and o.suits:
                 return tuple(s for s in SUITS if s in o.suits)
         return SUITS
-    if irr.kind in ("opening_lead_out_of_turn", "lead_out_of_turn") and held is not None and held.card is not None:
-        return (held.card.suit,)
+    if key == "card_suit":
+        held = _held_of(state, irr)
+        return (held.card.suit,) if held is not None and held.card is not None else SUITS
+    if key == "not_led" and board.play is not None:
+        led = board.play.current.suit_led
+        return tuple(s for s in SUITS if s is not led)
     return SUITS
 
 
-def _card_choices(board: BoardState | None, irr: Irregularity, option: str) -> tuple[Card, ...]:
-    if board is None:
+def _card_choices(state: TableState, board: BoardState | None, irr: Irregularity, key: str) -> tuple[Card, ...]:
+    """The cards offered for a card argument (Law 58B: the two cards put down at once)."""
+    held = _held_of(state, irr)
+    if key != "two_cards" or board is None or held is None or held.card is None or board.play is None:
         return ()
-    held = next((h for h in board.held if h.source == irr.id), None)
-    if option == "designate":
-        return tuple(pc.card for pc in board.penalty_cards if pc.seat is irr.offender)
-    if option == "play" and held is not None and held.card is not None and board.play is not None:
-        play = board.play
-        played = play.current.card_of(held.seat)
-        if played is None and play.tricks and not play.current.cards:
-            played = play.tricks[-1].card_of(held.seat)
-        return tuple(c for c in (held.card, played) if c is not None)
-    return ()
+    play = board.play
+    played = play.current.card_of(held.seat)
+    if played is None and play.tricks and not play.current.cards:
+        played = play.tricks[-1].card_of(held.seat)
+    return tuple(c for c in (held.card, played) if c is not None)
 
 
 def _arbiter_irregularity(state: TableState, irr: Irregularity) -> Json:
     out = irr.as_dict()
+    entry = _entry(irr)
+    out["title"] = entry.title if entry is not None else irr.situation.replace("_", " ")
     out["option_args"] = option_args(state, irr)
+    out["option_sentences"] = option_sentences(state, irr)
+    out["ruling_sentence"] = ruling_sentence(state, irr)
     out["public"] = _known_to_table(state, state.board, irr)
     return out
 

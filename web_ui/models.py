@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from controller import catalogue
+
 __all__ = ["ACTION_KEYS", "ActionBody", "AdjustBody", "BoardBody", "LoginBody", "LoginResult", "RulingBody",
            "SubmitResult"]
 
@@ -31,23 +33,48 @@ class LoginResult(BaseModel):
     expires_in: float
 
 
+SuitText = Literal["S", "H", "D", "C"]
+
+
 class RulingBody(_Strict):
     """The arbiter's decision on an irregularity, as the table log's ``ruling`` (LAWS.md Part 1).
 
     ``id`` names the irregularity (none: the latest one awaiting a ruling); ``option`` is one
-    of its option codes; the option's arguments (``suit``, ``card``, ``tricks``, flags) go
-    beside it, e.g. ``{"id": 2, "option": "forbid_suit", "suit": "S"}``.
+    of its option codes; the option's arguments go beside it, e.g. ``{"id": 2, "option":
+    "forbid_suit", "suit": "S"}``. The arguments are those ``controller.catalogue`` gives the
+    option (an unknown option, an argument it never takes or a missing one it always needs
+    is a 422); the table then checks them against the irregularity's own situation and code.
     """
 
     id: int | None = Field(default=None, ge=1, le=1_000_000)
     option: str = Field(min_length=1, max_length=40, pattern=r"^[a-z_0-9]+$")
-    suit: Literal["S", "H", "D", "C"] | None = None
-    card: str | None = Field(default=None, pattern=CARD)
-    tricks: int | None = Field(default=None, ge=0, le=13)
-    same_meaning: bool | None = None
-    artificial: bool | None = None
-    accepted: bool | None = None
-    keep: bool | None = None
+    suit: SuitText | None = Field(default=None, description="require_suit, forbid_suit")
+    suits: list[SuitText] | None = Field(default=None, min_length=1, max_length=4,
+                                         description="forbid_suit: more penalty-card suits forbidden (D 51)")
+    card: str | None = Field(default=None, pattern=CARD, description="play (Law 58B), correct (a revoke)")
+    tricks: int | None = Field(default=None, ge=0, le=13, description="award, adjust")
+    same_meaning: bool | None = Field(default=None, description="correct an insufficient bid (27B1b)")
+    artificial: bool | None = Field(default=None, description="correct an insufficient bid (27B1a); cancel a "
+                                                               "pass out of rotation (D 30C)")
+    accepted: bool | None = Field(default=None, description="purposeful change of call (D 25B)")
+    keep: bool | None = Field(default=None, description="purposeful change of call (R 25B)")
+    lho_withdraws: bool | None = Field(default=None, description="inadvertent change of call (25A)")
+
+    @model_validator(mode="after")
+    def _args_of_the_option(self) -> RulingBody:
+        takes = catalogue.args_of_option().get(self.option)
+        if takes is None:
+            raise ValueError(f"unknown option {self.option!r}: options are "
+                             f"{', '.join(sorted(catalogue.option_codes()))}")
+        given = [name for name in catalogue.arg_names() if getattr(self, name, None) is not None]
+        extra = [name for name in given if name not in takes]
+        if extra:
+            raise ValueError(f"option {self.option!r} takes {', '.join(takes) or 'no arguments'}, "
+                             f"not {', '.join(repr(n) for n in extra)}")
+        missing = [name for name in catalogue.required_everywhere(self.option) if name not in given]
+        if missing:
+            raise ValueError(f"option {self.option!r} needs {', '.join(repr(n) for n in missing)}")
+        return self
 
 
 class BoardBody(_Strict):

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller import catalogue
 from controller.cards import Card, Suit
-from controller.irregularities import KIND_OF_SITUATION, OPTIONS, SITUATION_OPTIONS, Irregularity
+from controller.irregularities import Irregularity
 from controller.rulings import Held, Obligation
 from controller.seats import Seat
 from controller.table.state import BoardState, Event, Step, TableState
@@ -24,17 +25,25 @@ def _reject(state: TableState, why: str, action: Any) -> Step:
 
 def _raise(state: TableState, board: BoardState, situation: str, offender: Seat | None,
            detail: str, t: float, trick: int | None = None, chooser: str | None = None,
-           options: tuple[str, ...] | None = None, kind: str | None = None,
-           status: str = "awaiting_ruling") -> tuple[TableState, BoardState, Irregularity]:
-    """Record a new irregularity against ``board``; ids run from 1 in order of detection."""
-    kind = kind or KIND_OF_SITUATION.get(situation, situation)
+           kind: str | None = None, conditions: frozenset[str] = frozenset(),
+           status: str | None = None) -> tuple[TableState, BoardState, Irregularity]:
+    """Record a new irregularity against ``board``; ids run from 1 in order of detection.
+
+    The catalogue (``controller.catalogue``) gives its kind, its options (those whose
+    condition is among ``conditions``), who chooses and whether it is only noted; ``kind``
+    names another of the situation's kinds (a Law 26 lead option takes the kind of the call
+    withdrawn); ``chooser`` gives the seat where the role needs more than the board (1905).
+    """
+    entry = catalogue.situation_named(situation)
+    if kind is not None and kind not in entry.kinds:
+        raise catalogue.UnknownSituationError(f"situation {situation!r} is not reported as {kind!r}")
+    kind = kind or entry.kind
     law = state.code.law(situation) or state.code.law(kind)
-    if options is None:
-        options = SITUATION_OPTIONS.get(situation, OPTIONS.get(kind, ()))
     irr = Irregularity(
         id=state.irregularity_count + 1, kind=kind, situation=situation, law=law,
-        offender=offender, chooser=chooser or _default_chooser(kind, offender, board),
-        options=options, detail=detail, t=t, board=board.number, trick=trick, status=status,
+        offender=offender, chooser=chooser or _chooser(entry.chooser, offender, board),
+        options=entry.offered(conditions), detail=detail, t=t, board=board.number, trick=trick,
+        status=status or ("noted" if entry.noted else "awaiting_ruling"),
         notify=state.policy.notify_of(kind))
     board = evolve(board, irregularity_ids=(*board.irregularity_ids, irr.id))
     state = evolve(state, irregularities=(*state.irregularities, irr), board=board,
@@ -49,23 +58,27 @@ def _settle(state: TableState, id_: int, status: str, **ruling: object) -> Table
     return evolve(state, irregularities=irrs)
 
 
-def _default_chooser(kind: str, offender: Seat | None, board: BoardState) -> str:
-    """Who picks among the options, per LAWS.md Part 1 (the arbiter where the law says so)."""
+def _chooser(role: str, offender: Seat | None, board: BoardState) -> str:
+    """The seat or side that picks among the options, for a catalogue role (LAWS.md Part 1);
+    the arbiter where the role needs a seat the table does not know yet."""
+    if role in ("arbiter", "none"):
+        return role
     if offender is None:
         return "arbiter"
-    if kind in ("insufficient_bid", "call_out_of_rotation"):
+    if role == "lho":
         return str(offender.lho)
-    if kind in ("opening_lead_out_of_turn", "premature_play", "penalty_card",
-                "failure_to_play_penalty_card") and board.contract is not None:
-        return str(board.contract.declarer)
-    if kind == "lead_out_of_turn" and board.contract is not None:
-        if offender.side is board.contract.declarer.side:
-            return str(board.contract.declarer.lho.side)
-        return str(board.contract.declarer)
-    if kind == "simultaneous_play":
+    if role == "offender":
         return str(offender)
-    if kind == "card_exposed_in_auction":
-        return "none"
+    contract = board.contract
+    if contract is None:
+        return "arbiter"
+    declarer = contract.declarer
+    if role == "declarer":
+        return str(declarer)
+    if role == "defenders" or (role == "declarer_or_defenders" and offender.side is declarer.side):
+        return str(declarer.lho.side)
+    if role == "declarer_or_defenders":
+        return str(declarer)
     return "arbiter"
 
 

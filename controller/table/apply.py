@@ -1,5 +1,6 @@
-"""The arbiter's rulings: checked (the option is offered, the irregularity not settled),
-applied by the rule function of their concept, and undone (Law 82).
+"""The arbiter's rulings: checked (the option is offered, its arguments are those the
+catalogue gives it there, the irregularity is not settled), applied by the rule function of
+their concept, and undone (Law 82).
 
 The think timer stops while the arbiter rules (LAWS.md §4.2). Applied here: the 1905
 declaration's irregularities, a failure to play a penalty card (Law 52), a fifth card
@@ -11,6 +12,7 @@ declaration's irregularities, a failure to play a penalty card (Law 52), a fifth
 from __future__ import annotations
 
 from controller import actions as a
+from controller import catalogue
 from controller.irregularities import Irregularity
 from controller.rulings import Held
 from controller.table._common import _declarer, _held_of, _Refused, _reject, _settle, _tricks_arg, _unhold
@@ -47,6 +49,10 @@ def _ruling(state: TableState, act: a.Ruling) -> Step:
         return _reject(state, f"irregularity {target.id} is already settled ({target.status})", act)
     before = state
     args = dict(act.args)
+    problem = catalogue.ruling_problem(target.situation, act.option, args, state.code.name)
+    if problem is not None:
+        return _reject(state, f"ruling {act.option!r} on irregularity {target.id} ({target.situation}, "
+                       f"Law {target.law}): {problem}", act)
     try:
         # the arbiter's time is nobody's think, nor is a card or call the ruling puts in
         state, events = _apply_ruling(_pause_timers(state, target, act.t), target, act.option, args, act.t)

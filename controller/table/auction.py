@@ -49,8 +49,7 @@ def _call(state: TableState, act: a.MakeCall) -> Step:
     auction = board.auction
     if detect_call_after_auction_closed(auction):
         detail = f"{act.seat} {act.call} after the auction closed"
-        state, board, irr = _raise(state, board, "call_after_auction_closed", act.seat, detail,
-                                   act.t, chooser="arbiter")
+        state, board, irr = _raise(state, board, "call_after_auction_closed", act.seat, detail, act.t)
         board = _hold(board, Held(irr.id, act.seat, call=act.call, t=act.t))
         return Step(evolve(state, board=board), (Event("irregularity", irr.situation, act.seat, act.t),),
                     (irr,))
@@ -186,7 +185,7 @@ def _apply_call(state: TableState, board: BoardState, seat: Seat, call: Call, t:
         always = dict(state.settings).get("skip_bid_always") is True
         why = skip_bid_wait(stop, think, state.tempo, seat=seat) if stop or always else None
         if why is not None:
-            state, board, _ = _raise(state, board, "skip_bid_wait", seat, why, t, chooser="arbiter")
+            state, board, _ = _raise(state, board, "skip_bid_wait", seat, why, t)
         if think >= state.tempo.min_call_s:
             state, board, _ = _timed(state, board, seat, ActKind.CALL, t, True)
     elif timed and think >= state.tempo.min_call_s:

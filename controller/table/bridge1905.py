@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller import actions as a
+from controller import catalogue
 from controller import rulings as r
 from controller.codes.bridge1905 import W_UNEXPECTED_ACT, Declaration1905
 from controller.irregularities import Irregularity
@@ -50,15 +51,17 @@ def _declaration(state: TableState, act: a.Declare | a.DoubleDeclaration | a.Sat
 
 
 def _chooser_1905(situation: str, before: Declaration1905) -> str:
-    """Who decides a 1905 declaration irregularity (W 46-48 eldest/dealer; W 54, 55)."""
-    if situation in ("w_trump_named_by_partner_uninvited", "w_declaration_passed_back_to_dealer"):
+    """Who decides a 1905 irregularity: the catalogue's role on this deal (W 46-48, 54, 55, 60)."""
+    role = catalogue.situation_named(situation).chooser
+    if role == "eldest":
         return str(before.eldest)
-    if situation == "w_adversary_names_or_passes_trump":
+    if role == "dealer":
         return str(before.dealer)
-    if situation == "w_double_before_may_i_lead":
+    if role == "maker":
         return str(before.maker or before.dealer)
-    last = before.last_doublers[before.adversaries]
-    return str(last or before.eldest)
+    if role == "last_doubler":
+        return str(before.last_doublers[before.adversaries] or before.eldest)
+    return "arbiter"
 
 
 def _declaration_done(board: BoardState, t: float) -> tuple[BoardState, list[Event]]:

@@ -81,8 +81,7 @@ def _dispute(state: TableState, act: a.Dispute) -> Step:
     state, board, irr = _raise(state, board, situation, claim.seat,
                                f"{claim.seat} claims {claim.tricks} of {remaining}"
                                + (f" ({claim.statement})" if claim.statement else "")
-                               + f"; {act.seat} disputes", act.t, board.play.trick_number,
-                               chooser="arbiter")
+                               + f"; {act.seat} disputes", act.t, board.play.trick_number)
     board = evolve(board, claim=evolve(claim, disputed=irr.id))
     plays_on = state.code.rules.disputed_claim_plays_on
     return Step(evolve(state, board=board),

@@ -34,8 +34,7 @@ def _exposed_in_auction(state: TableState, board: BoardState, seat: Seat, cards:
     else:
         situation = "card_exposed_in_auction_single_low"
     what = " ".join(str(c) for c in cards)
-    state, board, irr = _raise(state, board, situation, seat, f"{seat} exposed {what} during the auction",
-                               t, chooser="none")
+    state, board, irr = _raise(state, board, situation, seat, f"{seat} exposed {what} during the auction", t)
     major = led or several or honour or deliberate
     board = evolve(board, exposed=(*board.exposed, *((seat, c, major, irr.id) for c in cards)))
     events = [Event("irregularity", situation, seat, t)]
@@ -60,8 +59,7 @@ def _expose(state: TableState, act: a.ExposeCard) -> Step:
         return Step(state, (Event("exposed", f"{act.card}: declarer's and dummy's cards are never "
                                   "penalty cards (Law 48)", act.seat, act.t),))
     state, board, irr = _raise(state, board, "card_exposed_by_defender", act.seat,
-                               f"{act.seat} exposed {act.card}", act.t, board.play.trick_number,
-                               chooser="arbiter")
+                               f"{act.seat} exposed {act.card}", act.t, board.play.trick_number)
     board = _add_penalty_card(board, act.seat, act.card, act.deliberate, irr.id)
     return Step(evolve(state, board=board), (Event("penalty_card", str(act.card), act.seat, act.t),), (irr,))
 
@@ -137,16 +135,14 @@ def _lead_options_due(state: TableState, board: BoardState,
     board = evolve(board, lead_options_for=play.trick_number)
     for ob in board.obligations:
         if ob.kind == r.LEAD_OPT_26 and ob.seat is leader:
-            options = (("require_suit", "forbid_suit", "no_restriction") if ob.suits
-                       else ("forbid_suit", "no_restriction"))
             source = state.irregularity(ob.source)
             kind = source.kind if source is not None else "call_out_of_rotation"
             suits = ", ".join(_SUIT_NAMES[s] for s in ob.suits) or "any one suit (prohibit only)"
             state, board, irr = _raise(
                 state, board, "lead_restriction_from_withdrawn_call", leader.partner,
                 f"{leader} is on lead after a withdrawn call by {leader.partner}: declarer may "
-                f"require or prohibit {suits} (Law 26)", t, play.trick_number, chooser=str(declarer),
-                options=options, kind=kind)
+                f"require or prohibit {suits} (Law 26)", t, play.trick_number, kind=kind,
+                conditions=frozenset(("named_suit",)) if ob.suits else frozenset())
             kept = tuple(o for o in board.obligations if o is not ob)
             board = evolve(board, obligations=(*kept, Obligation(r.LEAD_OPT_26, leader, irr.id, suits=ob.suits,
                                                                  mode="raised")))
@@ -160,7 +156,7 @@ def _lead_options_due(state: TableState, board: BoardState,
             state, board, "major_pc_partner_on_lead", leader.partner,
             f"{leader} is on lead while {leader.partner} has the major penalty card(s) {cards}: "
             "declarer may require or forbid a suit of them, or leave them (Laws 50, 51)", t,
-            play.trick_number, chooser=str(declarer))
+            play.trick_number)
         events.append(Event("lead_option", f"{irr.id}: declarer's choice before {leader} leads",
                             declarer, t))
     return state, board, events

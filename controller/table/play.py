@@ -31,6 +31,7 @@ from controller.table._common import (
     _suit_arg,
     _unhold,
 )
+from controller.table.bridge1905 import _chooser_1905
 from controller.table.penalties import (
     _add_penalty_card,
     _exposed_in_auction,
@@ -116,10 +117,8 @@ def _card_in_order(state: TableState, board: BoardState, act: a.PlayCard) -> Ste
 
 def _hold_card(state: TableState, board: BoardState, situation: str, seat: Seat, act: a.PlayCard,
                trick: int, detail: str | None = None) -> Step:
-    # D 41A: the arbiter has a face-down lead out of turn returned; nobody chooses
-    chooser = "arbiter" if situation == "opening_lead_face_down_out_of_turn" else None
-    state, board, irr = _raise(state, board, situation, seat, detail or f"{seat} {act.card}", act.t, trick,
-                               chooser=chooser)
+    # D 41A: the arbiter has a face-down lead out of turn returned (the catalogue's chooser)
+    state, board, irr = _raise(state, board, situation, seat, detail or f"{seat} {act.card}", act.t, trick)
     board = _hold(board, Held(irr.id, seat, card=act.card, t=act.t))
     return Step(evolve(state, board=board), (Event("irregularity", situation, seat, act.t),), (irr,))
 
@@ -155,7 +154,7 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
         # wrong hand, before he leads from the right one, is a (major) penalty card
         state, board, irr = _raise(state, board, "defender_plays_after_retraction_ordered", seat,
                                    f"{seat} played {act.card} before declarer led from the right hand",
-                                   act.t, trick_no, chooser="arbiter", status="noted")
+                                   act.t, trick_no)
         board = _add_penalty_card(board, seat, act.card, True, irr.id)
         return Step(evolve(state, board=board), (Event("penalty_card", f"{act.card} (Law 60)", seat, act.t),),
                     (irr,))
@@ -164,8 +163,7 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
             if seat.side is declarer.side:
                 # D 54 note, R 48: not acceptable; the card goes back, no penalty
                 state, board, irr = _raise(state, board, "opening_lead_by_declaring_side", seat,
-                                           f"{seat} {act.card} before the opening lead", act.t, 1,
-                                           status="noted")
+                                           f"{seat} {act.card} before the opening lead", act.t, 1)
                 return Step(evolve(state, board=board),
                             (Event("irregularity", irr.situation, seat, act.t),), (irr,))
             situation = ("opening_lead_face_down_out_of_turn" if state.policy.face_down_opening_lead
@@ -173,11 +171,10 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
             if board.declaration is not None:
                 # 1905 (W 60, 76): the dealer plays both hands, so only his RHO can lead out of turn
                 # here; the maker of the trump chooses
-                declaration = board.declaration
-                maker = declaration.maker if declaration.maker is not None else declaration.dealer
-                state, board, irr = _raise(state, board, "w_opening_lead_by_dealers_rho", seat,
+                situation = "w_opening_lead_by_dealers_rho"
+                state, board, irr = _raise(state, board, situation, seat,
                                            f"{seat} led {act.card} while {play.turn} was to lead", act.t,
-                                           trick_no, chooser=str(maker), kind="opening_lead_out_of_turn")
+                                           trick_no, chooser=_chooser_1905(situation, board.declaration))
                 board = _hold(board, Held(irr.id, seat, card=act.card, t=act.t))
                 return Step(evolve(state, board=board), (Event("irregularity", irr.situation, seat, act.t),),
                             (irr,))

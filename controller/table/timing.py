@@ -30,8 +30,7 @@ def _timed(state: TableState, board: BoardState, seat: Seat, kind: ActKind, t: f
         why = hesitation(pace, seat, kind, think, state.tempo, after_skip_bid=after_skip)
         if why is not None:
             trick = board.play.trick_number if board.play is not None else None
-            state, board, irr = _raise(state, board, "hesitation", seat, why, t, trick,
-                                       chooser="arbiter", status="awaiting_ruling")
+            state, board, irr = _raise(state, board, "hesitation", seat, why, t, trick)
     return state, board, irr
 
 

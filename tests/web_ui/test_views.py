@@ -190,8 +190,14 @@ def test_a_lead_out_of_turn_is_public_with_its_law_and_offender_but_never_its_de
     arb = arbiter_view(state)["irregularities"][0]
     assert arb["detail"] and arb["chooser"] == "N"
     assert arb["option_args"]["forbid_suit"] == [{"name": "suit", "type": "suit", "required": True,
-                                                  "choices": ["S"]}]
+                                                  "label": "suit forbidden", "choices": ["S"]}]
     assert arb["option_args"]["accept_see_dummy"] == []
+    assert arb["option_sentences"]["accept_see_dummy"] == (
+        "North accepts the lead of \u26602: dummy is faced and North plays second to the trick (Law 54).")
+    assert arb["option_sentences"]["forbid_suit"] == (
+        "North refuses the lead and forbids East to lead \u2660 while he keeps the lead; \u26602 goes back to "
+        "West's hand (Law 54).")
+    assert arb["ruling_sentence"] is None
 
 
 def test_hesitations_are_shown_to_the_arbiter_only_laws_16_73() -> None:
