@@ -57,6 +57,10 @@ def serving(app: FastAPI) -> Iterator[str]:
         thread.join(timeout=10)
 
 
+FORBID_SPADES = ("North refuses the lead and forbids East to lead \u2660 while he keeps the lead; \u26602 goes back "
+                 "to West's hand (Law 54).")
+
+
 @pytest.fixture
 def served() -> Iterator[tuple[str, LocalTable]]:
     table = LocalTable()
@@ -100,10 +104,17 @@ def test_the_arbiter_rules_on_a_lead_out_of_turn_and_the_table_page_shows_it(ser
             DOCS.mkdir(exist_ok=True)
             arbiter.screenshot(path=str(DOCS / "arbiter.png"), full_page=True)
 
+            # each option is the catalogue's plain sentence for this lead, with its inputs labelled
+            expect(arbiter.locator("form.option[data-option='accept_see_dummy'] .option-sentence")).to_have_text(
+                "North accepts the lead of \u26602: dummy is faced and North plays second to the trick (Law 54).")
             forbid = arbiter.locator("form.option[data-option='forbid_suit']").first
-            forbid.locator("select[name='suit']").select_option("S")
+            expect(forbid.locator(".option-sentence")).to_have_text(FORBID_SPADES)
+            forbid.get_by_label("suit forbidden").select_option("S")
             forbid.locator("button").click()
             expect(arbiter.locator("#action-info")).to_contain_text("done")
+            # once ruled: the ruling as a sentence, and no buttons
+            expect(arbiter.locator("#pending")).to_contain_text("Ruled: " + FORBID_SPADES)
+            expect(arbiter.locator("#pending .irr-card[data-irr='1'] form.option")).to_have_count(0)
 
             expect(page.locator("#banner")).to_be_hidden()
             expect(page.locator("#irregularities")).to_contain_text("ruling: forbid suit \u2660")
@@ -118,7 +129,7 @@ def test_the_arbiter_rules_on_a_lead_out_of_turn_and_the_table_page_shows_it(ser
             phone.goto(url + "/arbiter")
             phone.fill("#pin", PIN)
             phone.click("#login-button")
-            expect(phone.locator("#pending")).to_contain_text("Ruling: forbid suit \u2660")
+            expect(phone.locator("#pending")).to_contain_text("Ruled: " + FORBID_SPADES)
             expect(phone.locator("#status")).to_have_text("live")
             width = phone.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, f"the arbiter page scrolls sideways on a phone ({width}px)"

@@ -149,7 +149,9 @@ def test_the_director_finds_the_table_that_needs_him_and_rules_from_a_phone(cons
             pending.locator("form.option[data-option='accept_see_dummy'] button").click()
             expect(phone.locator("#t-action-info")).to_contain_text("Ruling accept see dummy on 1: accepted by table 3")
             assert fake.sent[-1].body == {"id": 1, "option": "accept_see_dummy"}
-            expect(pending).to_contain_text("Ruling: accept see dummy")
+            expect(pending).to_contain_text("Ruled: North accepts the lead of \u26602: dummy is faced and North plays "
+                                            "second to the trick (Law 54).")
+            expect(pending.locator(".irr-card[data-irr='1'] form.option")).to_have_count(0)
             expect(phone.locator("#t-calls li")).to_have_count(0)
             expect(phone.locator("#t-state")).to_have_text("PLAYING")
             width = phone.evaluate("document.documentElement.scrollWidth")

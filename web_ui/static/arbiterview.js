@@ -1,13 +1,16 @@
 // One renderer of a table's arbiter view (controller/views.py arbiter_view), shared by the table's
 // arbiter page and the Director's console: the irregularities with their law, who chooses and the
-// options as buttons with their inputs; the deal, auction and play; the timeline; claim help; the
+// options (each the catalogue's plain sentence for this irregularity, its labelled inputs and a
+// button; once ruled, the ruling as a sentence and no buttons); the deal, auction and play; the
+// timeline; claim help; the
 // score sheet; devices and notices; manual entries. Nothing here knows where it posts: every
 // function that sends takes the URL (the table page posts to /api/arbiter/..., the console to
 // /api/tables/{id}/...) and the page's send(url, body, what), which shows the answer.
 // Needs common.js.
 "use strict";
 
-// "accept_see_dummy" -> "accept see dummy": codes in plain words until the catalogue has sentences
+// "accept_see_dummy" -> "accept see dummy": a code in plain words (the options' sentences come from
+// the catalogue, controller/catalogue, through the view)
 function plain(code) {
   return code === null || code === undefined ? "" : String(code).replace(/_/g, " ");
 }
@@ -77,24 +80,31 @@ async function requestJson(method, path, body, csrf) {
 
 // --- irregularities and their options ------------------------------------------------------------
 
+// one argument's input inside its label (the catalogue's label); suits offered as checkboxes
 function argInput(irr, option, spec) {
   const name = "arg-" + irr.id + "-" + option + "-" + spec.name;
   const label = plain(spec.label || spec.name);
+  const labelled = (input) => el("label", { class: "arg", for: name }, el("span", { class: "arg-label" }, label), input);
   if (spec.type === "suit") {
-    return el("select", { name: spec.name, id: name, "aria-label": label },
-      (spec.choices || ["S", "H", "D", "C"]).map((s) => el("option", { value: s }, SUIT_SYMBOL[s] + " " + s)));
+    return labelled(el("select", { name: spec.name, id: name },
+      (spec.choices || ["S", "H", "D", "C"]).map((s) => el("option", { value: s }, SUIT_SYMBOL[s] + " " + s))));
+  }
+  if (spec.type === "suits") {
+    return el("fieldset", { class: "arg suits", id: name }, el("legend", { class: "arg-label" }, label),
+      (spec.choices || ["S", "H", "D", "C"]).map((s) => el("label", { class: "flag" },
+        el("input", { type: "checkbox", name: spec.name, value: s }), SUIT_SYMBOL[s] + " " + s)));
   }
   if (spec.type === "card" && spec.choices && spec.choices.length) {
-    return el("select", { name: spec.name, id: name, "aria-label": label },
+    return labelled(el("select", { name: spec.name, id: name },
       spec.required ? null : el("option", { value: "" }, "\u2014"),
-      spec.choices.map((c) => el("option", { value: c }, c)));
+      spec.choices.map((c) => el("option", { value: c }, c))));
   }
   if (spec.type === "card") {
-    return el("input", { name: spec.name, id: name, "aria-label": label, placeholder: "SK", size: 3, maxlength: 2 });
+    return labelled(el("input", { name: spec.name, id: name, placeholder: "SK", size: 3, maxlength: 2 }));
   }
   if (spec.type === "tricks") {
-    return el("input", { name: spec.name, id: name, "aria-label": label, type: "number", min: 0, max: 13,
-      placeholder: "tricks", inputmode: "numeric" });
+    return labelled(el("input", { name: spec.name, id: name, type: "number", min: spec.min ?? 0, max: spec.max ?? 13,
+      placeholder: "tricks", inputmode: "numeric" }));
   }
   return el("label", { class: "flag" }, el("input", { type: "checkbox", name: spec.name, id: name }), label);
 }
@@ -103,6 +113,11 @@ function argInput(irr, option, spec) {
 function rulingBody(form, irr, option, specs) {
   const body = { id: irr.id, option };
   for (const spec of specs) {
+    if (spec.type === "suits") {
+      const picked = Array.from(form.querySelectorAll("input[name='" + spec.name + "']:checked")).map((i) => i.value);
+      if (picked.length) body[spec.name] = picked;
+      continue;
+    }
     const input = form.elements[spec.name];
     if (!input) continue;
     if (spec.type === "flag") { if (input.checked) body[spec.name] = true; continue; }
@@ -113,13 +128,15 @@ function rulingBody(form, irr, option, specs) {
   return body;
 }
 
-// one option as a button with its inputs; submitting it posts the ruling to rulingsUrl
+// one option: its sentence, its labelled inputs and its button; submitting it posts the ruling to rulingsUrl
 function optionForm(irr, option, rulingsUrl, send) {
   const specs = (irr.option_args && irr.option_args[option]) || [];
+  const sentence = irr.option_sentences && irr.option_sentences[option];
   const button = el("button", { type: "submit", class: "option-button", "data-irr": irr.id, "data-option": option },
     plain(option));
   const form = el("form", { class: "option", "data-option": option },
-    specs.map((spec) => argInput(irr, option, spec)), button);
+    sentence ? el("p", { class: "option-sentence" }, sentence) : null,
+    el("div", { class: "option-inputs" }, specs.map((spec) => argInput(irr, option, spec)), button));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     button.disabled = true;  // one tap, one ruling
@@ -148,17 +165,31 @@ function rulingText(ruling) {
   return parts.join(" ");
 }
 
+// what was decided: "Ruled: <the option's sentence>" (or accepted by acting on), else the ruling's codes
+function rulingNode(irr) {
+  if (!irr.ruling) return null;
+  if (irr.ruling_sentence && (irr.status === "ruled" || irr.status === "accepted")) {
+    return el("div", { class: "ruling" }, (irr.status === "ruled" ? "Ruled: " : "Accepted: ") + irr.ruling_sentence);
+  }
+  return el("div", { class: "ruling" }, "Ruling: " + rulingText(irr.ruling));
+}
+
 function irregularityNode(irr, rulingsUrl, send) {
-  const open = irr.status === "awaiting_ruling" || (irr.kind === "revoke" && irr.status === "ruled");
+  const options = () => irr.options.map((o) => optionForm(irr, o, rulingsUrl, send));
+  // a revoke ruled on may be ruled again (corrected, or its transfer adjusted: Laws 62, 64C), on request
+  const again = irr.kind === "revoke" && irr.status === "ruled";
+  const title = irr.title || plain(irr.situation);
   return el("div", { class: "irr-card irr-" + irr.status, "data-irr": irr.id },
     el("div", { class: "irr-head" }, el("b", {}, irr.id + ". " + lawText(irr)),
-      el("span", { class: "muted" }, " " + plain(irr.situation))),
+      title.toLowerCase() === plain(irr.kind) ? null : el("span", { class: "muted" }, " " + title)),
     irr.detail ? el("div", {}, irr.detail) : null,
     el("div", { class: "muted" }, "Offender " + (irr.offender || "\u2014") + " \u00b7 chooses " + irr.chooser +
       " \u00b7 " + plain(irr.status) + (irr.trick ? " \u00b7 trick " + irr.trick : "") +
       (irr.public ? " \u00b7 shown at the table" : " \u00b7 arbiter only")),
-    irr.ruling ? el("div", { class: "ruling" }, "Ruling: " + rulingText(irr.ruling)) : null,
-    open ? el("div", { class: "options" }, irr.options.map((o) => optionForm(irr, o, rulingsUrl, send))) : null);
+    rulingNode(irr),
+    irr.status === "awaiting_ruling" ? el("div", { class: "options" }, options()) : null,
+    again ? el("details", { class: "rule-again" }, el("summary", {}, "Rule again"), el("div", { class: "options" }, options()))
+      : null);
 }
 
 // the irregularities awaiting a ruling first, then the latest
