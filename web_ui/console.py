@@ -72,6 +72,8 @@ class ConsoleSettings(BaseModel):
     check_pin: Callable[[str], bool]
     club: str = "club"
     answer_timeout: float = 8.0
+    push_interval: float = 0.2
+    """Seconds: the room is pushed to the pages at most this often (alarms go at once)."""
 
 
 class MarkBody(BaseModel):
@@ -102,7 +104,10 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
         loop = asyncio.get_running_loop()
 
         async def push_room() -> None:
+            await asyncio.sleep(settings.push_interval)  # changes within it go out as one room
             pending["room"] = False
+            if not clients:
+                return
             text = dumps({"kind": "room", **await asyncio.to_thread(console.snapshot)})
             for q in list(clients):
                 _offer(q, text)

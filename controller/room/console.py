@@ -29,6 +29,8 @@ __all__ = ["Call", "Received", "Room", "Stream", "tile_colour"]
 Json = dict[str, Any]
 
 CALL_STATES = ("called", "acknowledged", "being_ruled", "resolved")
+_REPLIES_KEPT = 500
+"""Answers to the console's commands kept (the oldest go first)."""
 _RESOLVED_KEEP = 20
 """Resolved calls kept on the queue (the latest), so the Director sees what was just dealt with."""
 
@@ -202,6 +204,8 @@ class Room:
             ref = body.get("ref")
             if isinstance(ref, str):
                 self.replies[ref] = body
+                while len(self.replies) > _REPLIES_KEPT:
+                    del self.replies[next(iter(self.replies))]
         return Received(True, alarm, (tile.table,))
 
     def _result(self, tile: Tile, msg: Json) -> Received:
@@ -276,9 +280,9 @@ class Room:
                 {"table": t, "contract": r.get("contract"), "declarer": r.get("declarer"), "tricks": r.get("tricks"),
                  "result": r.get("result"), "score_ns": r.get("score_ns"), "status": r.get("status"),
                  "pairs": r.get("pairs")} for t, r in sorted(rows.items(), key=lambda kv: _order(kv[0]))]})
+        alerts = [{k: a.get(k) for k in _ALERT_FIELDS if k in a} for a in list(self.alerts)[-30:]]
         return {"kind": "room", "club": self.club, "now": now, "tiles": tiles,
-                "calls": [c.as_json(now) for c in calls], "travellers": travellers,
-                "alerts": list(self.alerts)[-50:]}
+                "calls": [c.as_json(now) for c in calls], "travellers": travellers, "alerts": alerts}
 
     def view(self, table: str) -> Json | None:
         """The table's arbiter view as it last published it (None: nothing yet)."""
@@ -287,6 +291,11 @@ class Room:
             return None
         view = tile.state.get("view")
         return view if isinstance(view, dict) else None
+
+
+_ALERT_FIELDS = ("table", "alert", "event", "what", "id", "kind", "law", "offender", "status", "board", "seat",
+                 "ref", "accepted", "reason", "alarm", "time")
+"""What the page is sent of each recent alert (the whole record stays in the console's store)."""
 
 
 def _time(msg: Json) -> float:

@@ -236,6 +236,11 @@ class Console:
                 if got.alarm is not None:
                     alarms.append({"table": table, "text": got.alarm, "at": msg.get("at"),
                                    "received": now})
+            self.version += 1
+            self._changed.notify_all()
+        for alarm in alarms:  # the Director first; what is kept and acknowledged next
+            self._emit({"kind": "alarm", **alarm})
+        with self._lock:
             self.store.add(kept, states)
             acks = {}
             for table in touched:
@@ -243,12 +248,8 @@ class Console:
                 if ack is not None and self._acks.get(table) != ack:
                     self._acks[table] = ack
                     acks[table] = ack
-            self.version += 1
-            self._changed.notify_all()
         for table, (session, seq) in acks.items():
             self._publish_ack(table, session, seq)
-        for alarm in alarms:
-            self._emit({"kind": "alarm", **alarm})
         if touched:
             self._notify()
 

@@ -79,7 +79,7 @@ def test_alert_from_table_3_appears_on_the_console_page_and_the_ruling_is_applie
             irr = t3.rt.snapshot().state.irregularity(1)
             assert irr is not None and irr.status == "ruled"
             assert dict(irr.ruling or ())["option"] == "accept_see_dummy"
-            expect(pending).to_contain_text("Ruling: accept see dummy")
+            expect(pending).to_contain_text("Ruled: North accepts the lead of \u26602")
             page.get_by_role("button", name="Back to the room").click()
             expect(page.locator("#resolved li[data-table='3']")).to_contain_text("ruled: accept see dummy")
             expect(page.locator("#tiles .tile[data-table='3'] .state-word")).to_have_text("PLAYING")
