@@ -107,7 +107,8 @@ class Arg:
     """One argument of a ruling: ``name`` in the ruling object, its ``type`` (``ARG_TYPES``),
     whether it is ``required``, the ``label`` of its input, ``choices`` (a key the arbiter's
     view turns into the values offered here, empty: every value of the type) and the
-    ``codes`` it exists in (empty: every code)."""
+    ``codes`` it exists in (empty: every code); ``unknown``: the sentence's words for it before
+    the ruling, ``absent``: after a ruling without it (an optional argument)."""
 
     name: str
     type: str
@@ -116,6 +117,7 @@ class Arg:
     choices: str = ""
     codes: tuple[str, ...] = ()
     unknown: str = ""
+    absent: str = ""
 
     def __post_init__(self) -> None:
         if self.type not in ARG_TYPES:
@@ -290,17 +292,23 @@ def render(option: Option, facts: Mapping[str, str] | None = None, law: str = ""
     catalogue's own words (``docs/situations.md``).
     """
     values = _Facts(facts or {})
+    flags = []
     for arg in option.args:
         given = (args or {}).get(arg.name)
         offered = (choices or {}).get(arg.name) or []
-        if given is not None and given is not False:
+        if arg.type == "flag":
+            if given is True:
+                flags.append(arg.label)
+        elif given is not None:
             values[arg.name] = _arg_words(arg, given)
         elif arg.type in ("suit", "card") and len(offered) == 1:
             values[arg.name] = _arg_words(arg, offered[0])
+        elif args is not None and arg.absent:
+            values[arg.name] = arg.absent
         else:
             values[arg.name] = arg.unknown_words
     text = option.sentence_for(code).format_map(values)
-    text = text[:1].upper() + text[1:]
+    text = text[:1].upper() + text[1:] + "".join(f"; {flag}" for flag in flags)
     where = law_words(law)
     return f"{text} ({where})." if where else f"{text}."
 
@@ -313,7 +321,7 @@ def _arg_words(arg: Arg, value: object) -> str:
     if arg.type == "card" and isinstance(value, str):
         return card_words(value)
     if arg.type == "tricks":
-        return str(value)
+        return f"{value} trick" + ("" if value == 1 else "s")
     return str(value)
 
 

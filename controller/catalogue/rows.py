@@ -77,7 +77,7 @@ def _suit(label: str, choices: str = "") -> Arg:
     return Arg("suit", "suit", True, label, choices)
 
 
-_TRICKS_DECLARER = Arg("tricks", "tricks", True, "declarer's tricks in all", unknown="the tricks the arbiter decides")
+_TRICKS_DECLARER = Arg("tricks", "tricks", True, "declarer's tricks in all", unknown="the number of tricks he decides")
 
 # --- options used by several situations -------------------------------------------------------------
 
@@ -102,11 +102,11 @@ _TWO_CARDS = Arg("card", "card", True, "the card he meant to play", "two_cards",
 _DECK = (
     Option("continue", "the arbiter lets play continue with the cards as they are"),
     Option("redeal", "the arbiter has the board redealt: the next board line starts it"),
-    Option("adjust", "the arbiter assigns declarer {tricks} tricks and the board ends", (_TRICKS_DECLARER,)),
+    Option("adjust", "the arbiter assigns declarer {tricks} in all and the board ends", (_TRICKS_DECLARER,)),
 )
 _CLAIM = (
     Option("agree", "the arbiter upholds the claim as stated: the board ends with the tricks claimed"),
-    Option("award", "the arbiter awards declarer {tricks} tricks in all and the board ends", (_TRICKS_DECLARER,)),
+    Option("award", "the arbiter awards declarer {tricks} in all and the board ends", (_TRICKS_DECLARER,)),
 )
 _NEW_DEAL = Option("new_deal", "{chooser} claims a new deal: the same dealer deals again")
 
@@ -117,8 +117,9 @@ def _cancel_oor(sentence: str, *, artificial: bool = False, by_code: tuple[tuple
     return Option("cancel", "{lho} does not accept: " + sentence, args, by_code)
 
 
-_BARRED_AFTER_BID = ("{call} is cancelled and the call goes back to the player in turn; {partner} must pass for "
-                     "the rest of the auction and declarer may have lead options when {partner} is on lead")
+_PASS_CANCELLED = "the pass is cancelled and the turn goes back to the player whose turn it was; "
+_BARRED_AFTER_BID = ("{call} is cancelled and the turn goes back to the player whose turn it was; {partner} must "
+                     "pass for the rest of the auction and declarer may have lead options when {partner} is on lead")
 
 _WITH_AUCTION = ("duplicate", "rubber", "chicago")
 """The codes with an auction (the 1905 game has a declaration instead, W 45)."""
@@ -127,7 +128,7 @@ _WITH_AUCTION = ("duplicate", "rubber", "chicago")
 
 _AUCTION: tuple[Row, ...] = (
     Row("insufficient_bid", ("insufficient_bid",), "the player who made the insufficient bid", "lho", (
-        Option("accept", "{lho} accepts the insufficient bid {call}: it stands and {lho} calls next"),
+        Option("accept", "{lho} accepts the insufficient bid ({call}): it stands and {lho} calls next"),
         Option("correct", "{lho} does not accept: {offender}'s next call replaces {call}; the lowest sufficient "
                           "bid in the same denomination costs nothing, other calls bar {partner} and may give "
                           "declarer lead options", (
@@ -154,20 +155,17 @@ _AUCTION: tuple[Row, ...] = (
     ), note="A call at LHO's turn after an own call, or a second call before partner has called."),
     Row("pass_oor_before_any_bid", ("call_out_of_rotation",), "the player who passed out of rotation", "lho", (
         _ACCEPT_CALL,
-        _cancel_oor("the pass is cancelled and the call goes back to the player in turn; {offender} must pass "
-                    "at his next turn", artificial=True),
+        _cancel_oor(_PASS_CANCELLED + "{offender} must pass at his next turn", artificial=True),
     ), title="Pass out of rotation before any bid"),
     Row("pass_oor_rho_turn_after_bid", ("call_out_of_rotation",), "the player who passed out of rotation", "lho", (
         _ACCEPT_CALL,
-        _cancel_oor("the pass is cancelled and the call goes back to the player in turn; {offender} must pass "
-                    "at his next turn", artificial=True),
+        _cancel_oor(_PASS_CANCELLED + "{offender} must pass at his next turn", artificial=True),
     ), title="Pass out of rotation at RHO's turn"),
     Row("pass_oor_partner_turn_after_bid", ("call_out_of_rotation",), "the player who passed out of rotation",
         "lho", (
             _ACCEPT_CALL,
-            _cancel_oor("the pass is cancelled and the call goes back to the player in turn; {offender} must pass "
-                        "for the rest of the auction and {partner} may not double or redouble at his next turn",
-                        artificial=True),
+            _cancel_oor(_PASS_CANCELLED + "{offender} must pass for the rest of the auction and {partner} may "
+                        "not double or redouble at his next turn", artificial=True),
         ), title="Pass out of rotation at partner's turn"),
     Row("bid_oor_rho_turn", ("call_out_of_rotation",), "the player who bid out of rotation", "lho", (
         _ACCEPT_CALL,
@@ -228,8 +226,9 @@ _AUCTION: tuple[Row, ...] = (
     ), title="Single low card exposed during the auction"),
     Row("card_exposed_in_auction_honour_or_several", ("card_exposed_in_auction",), "the player whose cards were seen",
         "none", (
-            Option(_ACKNOWLEDGE, "recorded: {card} stay face up until the auction ends and are major penalty cards "
-                                 "if {offender} defends; {partner} must pass at his next turn"),
+            Option(_ACKNOWLEDGE, "recorded: {offender}'s exposed cards ({card}) stay face up until the auction ends "
+                                 "and become major penalty cards if he defends; {partner} must pass at his next "
+                                 "turn"),
         ), title="Honour or several cards exposed during the auction"),
     Row("card_led_during_auction", ("card_exposed_in_auction",), "the player who led", "none", (
         Option(_ACKNOWLEDGE, "recorded: {card} counts as led; {partner} must pass at his next turn and {card} is a "
@@ -316,7 +315,8 @@ _PLAY: tuple[Row, ...] = (
                               "{suits})", (
                                   _suit("suit forbidden", "penalty_suits"),
                                   Arg("suits", "suits", False, "also forbid (D 51)", "penalty_suits",
-                                      codes=("duplicate",), unknown="none other")),
+                                      codes=("duplicate",), unknown="any further suit of them declarer names",
+                                      absent="no other suit")),
                by_code=tuple((c, "{declarer} forbids {partner} to lead {suit} or any other suit of {offender}'s "
                                  "penalty cards for as long as he keeps the lead; those penalty cards go back "
                                  "to his hand") for c in ("rubber", "chicago"))),
@@ -344,8 +344,8 @@ _PLAY: tuple[Row, ...] = (
                (_TWO_CARDS,)),
     ), title="Two cards played at once by declarer"),
     Row("fifth_card_on_trick", ("defective_trick",), "the player who added a card", "arbiter", (
-        Option("confirm", "the arbiter confirms the extra card {card}: a defender's is a penalty card, declarer's "
-                          "goes back to his hand"),
+        Option("confirm", "the arbiter confirms the extra card ({card}): a defender's is a penalty card, "
+                          "declarer's goes back to his hand"),
     ), title="Fifth card on a trick"),
     Row("failure_to_comply_with_restriction", ("failure_to_comply",), "the player who could have complied",
         "arbiter", (
@@ -359,7 +359,7 @@ _PLAY: tuple[Row, ...] = (
                                   unknown="a card of the suit led"),)),
         Option("confirm", "the arbiter confirms the revoke: the tricks are transferred when the play ends"),
         Option("adjust", "the arbiter sets the tricks transferred for the revoke to {tricks}", (
-            Arg("tricks", "tricks", True, "tricks transferred", unknown="the number he decides"),)),
+            Arg("tricks", "tricks", True, "tricks transferred", unknown="the number of tricks he decides"),)),
     ), note="A revoke confirmed may be ruled again (corrected, or its transfer adjusted) until the board is scored."),
     Row("revoke_twelfth_trick", ("revoke",), "the player who revoked", "arbiter", (
         Option("correct", "the revoke on the twelfth trick must be corrected: the revoke card goes back and "
