@@ -5,7 +5,11 @@
 compares that with what a results file printed. The conventions are cited where they are
 applied: ``matchpoints`` (pairs), ``imps`` (IMP scale, Butler, cross-IMPs, teams, VPs),
 ``event`` (totals, percentages, ranks). The readers are ``controller.records.scoretable``
-(PBN score tables) and ``controller.records.usebio`` (USEBIO XML).
+(PBN score tables) and ``controller.records.usebio`` (USEBIO XML), which also write them.
+
+``movement`` generates the movements (Mitchell, Howell, a team match, round robin, Swiss):
+who sits where in each round and which boards each table plays; ``session`` reads the
+Director's description of a session (TOML).
 """
 
 from controller.fieldscore.check import CheckReport, Difference, check
@@ -35,6 +39,20 @@ from controller.fieldscore.model import (
     VpScale,
     wbf_vps,
 )
+from controller.fieldscore.movement import (
+    Movement,
+    MovementError,
+    MovementKind,
+    Sitting,
+    howell,
+    mitchell,
+    round_robin,
+    swiss,
+    swiss_next,
+    swiss_pairings,
+    team_match,
+)
+from controller.fieldscore.session import Session, load_session, loads_session
 
 __all__ = [
     "IMP_SCALE",
@@ -53,22 +71,36 @@ __all__ = [
     "Match",
     "MatchScore",
     "MatchpointScale",
+    "Movement",
+    "MovementError",
+    "MovementKind",
     "Printed",
     "Result",
     "ResultsFile",
     "ScoredResult",
     "Scoring",
+    "Session",
+    "Sitting",
     "Standing",
     "VpScale",
     "check",
     "cross_imps",
     "datum",
+    "howell",
     "imps",
+    "load_session",
+    "loads_session",
     "matchpoints",
+    "mitchell",
     "neuberg",
     "rank",
+    "round_robin",
     "score_event",
     "score_match",
+    "swiss",
+    "swiss_next",
+    "swiss_pairings",
+    "team_match",
     "top",
     "wbf_vps",
 ]
