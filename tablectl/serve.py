@@ -26,6 +26,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
@@ -38,7 +39,7 @@ from tablectl.room.serve import add_link_options, open_link
 from tablectl.runtime import TableRuntime, TableSetup, load_board_tags, load_hand_record
 from web_ui.service import WebSettings
 
-__all__ = ["add_commands", "default_data_dir", "setup_logging"]
+__all__ = ["ServerOptions", "add_commands", "default_data_dir", "run_server", "setup_logging", "uvicorn_config"]
 
 log = logging.getLogger("tablectl")
 
@@ -155,8 +156,36 @@ class _Stopper:
             signal.signal(sig, old)
 
 
+@dataclass(frozen=True, slots=True)
+class ServerOptions:
+    """Where and how the pages (the table's or the console's) are served."""
+
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    graceful: float = 5.0
+
+
+WS_MAX_MESSAGE = 64 * 1024
+"""The largest WebSocket message read from a client (the pages send none; uvicorn's default is 16 MB)."""
+
+
+def uvicorn_config(app: Any, options: ServerOptions) -> Any:
+    """The ``uvicorn.Config`` that serves ``app`` as ``options`` say."""
+    import uvicorn
+
+    return uvicorn.Config(app, host=options.host, port=options.port, log_config=None, access_log=False,
+                          timeout_graceful_shutdown=int(options.graceful), ws_max_size=WS_MAX_MESSAGE)
+
+
+def run_server(app: Any, options: ServerOptions) -> None:
+    """Serve ``app`` until SIGTERM/SIGINT (uvicorn handles both and shuts down cleanly)."""
+    import uvicorn
+
+    _quiet_exit_server(uvicorn.Server)(uvicorn_config(app, options)).run()
+
+
 def _serve(runtime: TableRuntime, settings: WebSettings, host: str, port: int) -> int:
-    """Serve the pages until SIGTERM/SIGINT (uvicorn handles both and shuts down cleanly)."""
+    """Serve the pages until SIGTERM/SIGINT."""
     try:
         app_module = importlib.import_module("web_ui.app")
     except ModuleNotFoundError as exc:
@@ -164,13 +193,7 @@ def _serve(runtime: TableRuntime, settings: WebSettings, host: str, port: int) -
             raise
         log.error("the web pages (web_ui/app.py) are not installed: use --no-web")
         return 2
-    import uvicorn
-
-    app = app_module.create_app(runtime, settings)
-    config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False,
-                            timeout_graceful_shutdown=5)
-    server = _quiet_exit_server(uvicorn.Server)(config)
-    server.run()
+    run_server(app_module.create_app(runtime, settings), ServerOptions(host, port))
     return 0
 
 

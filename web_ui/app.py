@@ -43,7 +43,7 @@ from controller.views import claim_help_view, spectator_view
 from web_ui import jsonbody
 from web_ui.hub import Channel, Hub, arbiter_payload, dumps
 from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody, SubmitResult
-from web_ui.security import COOKIE, CSRF_HEADER, AttemptLimiter, Session, Sessions, same_origin
+from web_ui.security import COOKIE, CSRF_HEADER, AttemptLimiter, Session, Sessions, refuse_busy, same_origin
 from web_ui.service import Submitted, TableService, WebSettings
 
 __all__ = ["create_app"]
@@ -323,12 +323,22 @@ def create_app(service: TableService, settings: WebSettings, *,
         finally:
             channel.leave(queue)
 
+    public_clients = 0
+
     async def serve_public(ws: WebSocket, channel: Callable[[Hub], Channel]) -> None:
+        nonlocal public_clients
         hub = hub_of(ws.app)
         if hub is None:
             await ws.close(code=1011)
             return
-        await serve(ws, channel(hub))
+        if public_clients >= settings.max_public_clients:
+            await refuse_busy(ws)
+            return
+        public_clients += 1
+        try:
+            await serve(ws, channel(hub))
+        finally:
+            public_clients -= 1
 
     @app.websocket("/ws/table")
     async def ws_table(ws: WebSocket) -> None:

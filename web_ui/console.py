@@ -41,7 +41,7 @@ from starlette.websockets import WebSocketDisconnect
 from web_ui import jsonbody
 from web_ui.hub import dumps
 from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody
-from web_ui.security import COOKIE, CSRF_HEADER, AttemptLimiter, Session, Sessions, same_origin
+from web_ui.security import COOKIE, CSRF_HEADER, AttemptLimiter, Session, Sessions, refuse_busy, same_origin
 
 __all__ = ["ConsoleService", "ConsoleSettings", "create_console_app"]
 
@@ -72,6 +72,8 @@ class ConsoleSettings(BaseModel):
     check_pin: Callable[[str], bool]
     club: str = "club"
     answer_timeout: float = 8.0
+    max_clients: int = 50
+    """WebSocket clients at once (the Director's devices); more are refused with 1013."""
     push_interval: float = 0.2
     """Seconds: the room is pushed to the pages at most this often (alarms go at once)."""
 
@@ -250,11 +252,14 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
         if same_origin(socket.headers) is not True or sessions.get(token) is None:
             await socket.close(code=1008)
             return
-        await socket.accept()
+        if len(clients) >= settings.max_clients:
+            await refuse_busy(socket)
+            return
         q: asyncio.Queue[str] = asyncio.Queue(maxsize=64)
-        clients.add(q)
-        _offer(q, dumps({"kind": "room", **await asyncio.to_thread(console.snapshot)}))
+        clients.add(q)  # counted from now: handshakes under way count against the cap too
         try:
+            await socket.accept()
+            _offer(q, dumps({"kind": "room", **await asyncio.to_thread(console.snapshot)}))
             async with anyio.create_task_group() as tasks:
                 async def reader() -> None:
                     with suppress(WebSocketDisconnect, RuntimeError, OSError):

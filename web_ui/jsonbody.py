@@ -1,4 +1,10 @@
-"""Bad input is a clear 4xx, never a 500: strict JSON bodies and safe validation errors (``install``).
+"""Bad input is a clear 4xx, never a 500: bounded, strict JSON bodies and safe validation errors (``install``).
+
+Every request body is bounded before anything reads it: a ``Content-Length`` over ``MAX_BODY``
+(16 KB, far above any body of the contract) is a 413 at once, without reading a byte of it,
+and a body sent in chunks is counted as it arrives and refused (413) the moment it passes the
+limit, the rest never read. A JSON body nested more than ``MAX_DEPTH`` deep is a 422. Without
+this, one unauthenticated request could make the server hold hundreds of megabytes.
 
 Two things let a request body give a 500 with a traceback. FastAPI reads a JSON body with
 Python's ``json``, which takes ``NaN``, ``Infinity`` and lone surrogates (``"\\ud800"``); a
@@ -22,28 +28,44 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from controller.records import jsontext
 
-__all__ = ["StrictJSONBodies", "install", "validation_error_response"]
+__all__ = ["MAX_BODY", "MAX_DEPTH", "StrictJSONBodies", "install", "validation_error_response"]
+
+MAX_BODY = 16 * 1024
+"""The most bytes of a request body read (every body of the contract is well under 1 KB)."""
+
+MAX_DEPTH = 32
+"""The deepest nesting of arrays and objects read in a JSON body."""
 
 
-def install(app: FastAPI) -> None:
-    """Make ``app`` read JSON bodies strictly and render validation errors safely.
+def install(app: FastAPI, max_body: int = MAX_BODY) -> None:
+    """Make ``app`` bound its request bodies (``max_body`` bytes), read JSON bodies strictly and
+    render validation errors safely.
 
     Call it before adding other middleware, so that their headers go on its answers too.
     """
-    app.add_middleware(StrictJSONBodies)
+    app.add_middleware(StrictJSONBodies, max_body=max_body)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
 
 
 class StrictJSONBodies:
-    """ASGI middleware: a request whose body is meant as JSON (a JSON content type, or none)
-    and is not exactly JSON gets a 422 here; any other request goes on with its body intact."""
+    """ASGI middleware: a body over ``max_body`` bytes gets a 413 (by its ``Content-Length`` before
+    it is read, else as soon as the bytes received pass the limit); a body meant as JSON (a JSON
+    content type, or none) that is not exactly JSON, or is nested over ``MAX_DEPTH``, gets a 422;
+    any other request goes on with its body intact."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY) -> None:
         self.app = app
+        self.max_body = max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not _is_json(scope):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        too_big = _json_response(413, {"detail": f"the request body is over the limit of {self.max_body} bytes"})
+        too_big.headers["Connection"] = "close"  # the server then stops reading what is still coming
+        declared = _content_length(scope)
+        if declared is not None and declared > self.max_body:
+            await too_big(scope, receive, send)  # nothing read: the client need not send it
             return
         received: list[Message] = []
         body = bytearray()
@@ -53,11 +75,16 @@ class StrictJSONBodies:
             if message["type"] != "http.request":
                 break
             body += message.get("body", b"")
+            if len(body) > self.max_body:
+                await too_big(scope, receive, send)  # the rest is never read
+                return
             if not message.get("more_body", False):
                 break
-        if body:
+        if body and _is_json(scope):
             try:
-                jsontext.loads(bytes(body))
+                value = jsontext.loads(bytes(body))
+                if _depth(value) > MAX_DEPTH:
+                    raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} deep", "", 0)
             except json.JSONDecodeError as exc:
                 await _json_response(422, {"detail": [{
                     "type": "json_invalid", "loc": ["body", exc.pos],
@@ -68,6 +95,28 @@ class StrictJSONBodies:
             return received.pop(0) if received else await receive()
 
         await self.app(scope, replay, send)
+
+
+def _content_length(scope: Scope) -> int | None:
+    """The request's ``Content-Length``, or None when it has none (a chunked body) or it is not a number."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            text = bytes(value).strip()
+            return int(text) if text.isdigit() else None
+    return None
+
+
+def _depth(value: Any) -> int:
+    """How deeply arrays and objects nest in ``value`` (0 for a plain value)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            depth += 1
+            deepest = max(deepest, depth)
+            stack.extend((child, depth) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _is_json(scope: Scope) -> bool:

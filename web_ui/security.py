@@ -6,6 +6,8 @@
 - **PIN attempts**: per client address, ``free`` failures, then each further failure locks
   the client out for ``base`` seconds doubled each time (up to ``cap``); a success clears the
   count. A table-wide limit bounds guessing from many addresses.
+- **WebSocket clients** beyond an app's cap are refused with ``refuse_busy`` (close code 1013,
+  "try again later"), so that no client can open connections until the server runs out.
 - **Cross-site requests**: every state-changing request needs the session's CSRF token in
   the ``X-CSRF-Token`` header, and an ``Origin`` header, when sent, must be this server's
   own; the arbiter's WebSocket needs its session cookie and a same-origin ``Origin``.
@@ -22,7 +24,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-__all__ = ["COOKIE", "CSRF_HEADER", "AttemptLimiter", "Session", "Sessions", "same_origin"]
+from starlette.websockets import WebSocket
+
+__all__ = ["COOKIE", "CSRF_HEADER", "AttemptLimiter", "Session", "Sessions", "refuse_busy", "same_origin"]
 
 COOKIE = "arbiter_session"
 CSRF_HEADER = "x-csrf-token"
@@ -165,3 +169,9 @@ def same_origin(headers: Mapping[str, str]) -> bool | None:
         return False
     parts = urlsplit(origin)
     return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
+
+
+async def refuse_busy(ws: WebSocket) -> None:
+    """Refuse a WebSocket client over its app's cap: close code 1013, "try again later"."""
+    await ws.accept()
+    await ws.close(code=1013, reason="too many clients: try again later")

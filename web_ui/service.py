@@ -89,9 +89,12 @@ class WebSettings:
 
     ``check_pin(pin)`` says whether a PIN is the arbiter's (the runtime holds only its hash,
     ``drivers.config.hash_pin``); ``spectator_delay`` (seconds) holds back what the spectator
-    page shows; ``table_name`` titles the pages.
+    page shows; ``table_name`` titles the pages; ``max_public_clients`` caps the table's and
+    spectators' WebSockets together (more are refused with 1013, "try again later"; the arbiter's
+    are not counted).
     """
 
     check_pin: Callable[[str], bool]
     spectator_delay: float = 0.0
     table_name: str = "Table 1"
+    max_public_clients: int = 200

@@ -91,17 +91,14 @@ def _port_free(host: str, port: int) -> bool:
 
 
 def _serve_console(console: Any, pin_hash: str, host: str, port: int, club: str) -> int:
-    import uvicorn
-
-    from tablectl.serve import _quiet_exit_server
+    from tablectl.serve import ServerOptions, run_server
     from web_ui.console import ConsoleSettings, create_console_app
 
     def check(pin: str) -> bool:
         return isinstance(pin, str) and 0 < len(pin) <= 64 and verify_pin(pin, pin_hash)
 
     app = create_console_app(console, ConsoleSettings(check_pin=check, club=club))
-    config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False, timeout_graceful_shutdown=3)
-    _quiet_exit_server(uvicorn.Server)(config).run()
+    run_server(app, ServerOptions(host, port, graceful=3.0))
     return 0
 
 
