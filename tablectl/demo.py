@@ -85,6 +85,8 @@ _AUCTION_KINDS = ("insufficient_bid", "call_out_of_rotation", "exposed_card")
 _MULTI = ("Pass", "X", "XX")
 _ARBITER_AFTER = 3
 _GIVE_UP_AFTER = 6
+_SYNC_TIMEOUT = 30.0
+"""Real seconds the players wait for the engine to take what they did (it is a bug if it takes that long)."""
 
 
 def corpus_dir() -> Path:
@@ -273,15 +275,33 @@ class DemoPlayers:
         stop.wait(think / self.options.speed)
 
     def _wait_change(self, state: TableState, table_seconds: float) -> bool:
+        """Wait a while for somebody else (the arbiter) to change the table."""
         key = _progress(state)
         timeout = table_seconds / self.options.speed + 0.05
         return self.rt.wait_until(lambda s: _progress(s.state) != key, timeout)
+
+    def _settled(self, predicate: Callable[[Snapshot], bool], table_seconds: float) -> bool:
+        """Whether ``predicate`` holds once the table has taken what the players just did:
+        True as soon as it holds; else after ``table_seconds`` of table time, once the engine has
+        taken every event emitted so far and every deadline up to now (``sync``).
+
+        Waiting on the table's clock and then on the engine, never for a real-time margin, makes
+        a slow or loaded machine only slower: the table sees the same acts at the same table
+        times between deadlines, so the players decide the same (an act is never counted as
+        not taken, then done again, because the engine thread was late)."""
+        until = self.rt.clock() + table_seconds
+        while (left := (until - self.rt.clock()) / self.options.speed) > 0:
+            if self.rt.wait_until(predicate, left):
+                return True
+        self.rt.sync(_SYNC_TIMEOUT)
+        return predicate(self.rt.snapshot())
 
     def _act(self, state: TableState, board: BoardState | None, what: Callable[[], None],
              table_seconds: float) -> None:
         """Do a physical act and wait until the table takes it; count the acts it does not take."""
         what()
-        if self._wait_change(state, table_seconds):
+        key = _progress(state)
+        if self._settled(lambda s: _progress(s.state) != key, table_seconds):
             self.memory.stuck = 0
         else:
             self._stuck(state, board)
@@ -335,8 +355,8 @@ class DemoPlayers:
             return
         self.say(f"board {nxt.number}: {nxt.record.source}")
         self.sim.present(nxt.tag, "board")
-        ok = self.rt.wait_until(lambda s: s.state.board is not None and s.state.board.number == nxt.number
-                                and s.state.board.phase is not Phase.DONE, 2.0 / self.options.speed + 1.0)
+        ok = self._settled(lambda s: s.state.board is not None and s.state.board.number == nxt.number
+                           and s.state.board.phase is not Phase.DONE, 2.0)
         if not ok:
             log.warning("demo: board %d did not start from its tag: the arbiter starts it", nxt.number)
             self.rt.submit(nxt.start)
