@@ -12,7 +12,8 @@ who sits where in each round and which boards each table plays; ``session`` read
 Director's description of a session (TOML).
 """
 
-from controller.fieldscore.check import CheckReport, Difference, check
+from controller.fieldscore.check import CheckReport, Difference, check, fixed
+from controller.fieldscore.conventions import conventions_text, parse_conventions
 from controller.fieldscore.event import rank, score_event
 from controller.fieldscore.imps import IMP_SCALE, cross_imps, datum, imps, score_match
 from controller.fieldscore.matchpoints import matchpoints, neuberg, top
@@ -84,8 +85,10 @@ __all__ = [
     "Standing",
     "VpScale",
     "check",
+    "conventions_text",
     "cross_imps",
     "datum",
+    "fixed",
     "howell",
     "imps",
     "load_session",
@@ -93,6 +96,7 @@ __all__ = [
     "matchpoints",
     "mitchell",
     "neuberg",
+    "parse_conventions",
     "rank",
     "round_robin",
     "score_event",

@@ -23,7 +23,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from controller.fieldscore.model import EventScore, Printed
 
-__all__ = ["CheckReport", "Difference", "check", "computed_values"]
+__all__ = ["CheckReport", "Difference", "check", "computed_values", "fixed"]
 
 Key = tuple[tuple[str, ...], str]
 
@@ -130,7 +130,13 @@ def _shown(value: float, printed: str) -> str:
         exponent = Decimal(printed).as_tuple().exponent
     except InvalidOperation:
         exponent = -2
-    places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    return fixed(value, -exponent if isinstance(exponent, int) and exponent < 0 else 0)
+
+
+def fixed(value: float, places: int) -> str:
+    """``value`` written with ``places`` decimals, halves rounded up (away from zero), no "-0":
+    the form in which the results files written here print a number, so that ``check``
+    reading them back finds each one equal."""
     d = Decimal(repr(round(value, 9))).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
     return str(d.copy_abs() if d.is_zero() else d)
 

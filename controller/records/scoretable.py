@@ -29,29 +29,36 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.contract import Contract
+from controller.deal import Deal
 from controller.errors import NotationError
+from controller.fieldscore.check import fixed
+from controller.fieldscore.conventions import conventions_text, parse_conventions
 from controller.fieldscore.model import (
     Artificial,
+    BoardScore,
     Conventions,
     Datum,
     Event,
+    EventScore,
     FieldScoreError,
     Match,
     Printed,
     Result,
     ResultsFile,
+    ScoredResult,
     Scoring,
+    Standing,
 )
 from controller.records.model import decode_text
 from controller.scoring import duplicate_score
-from controller.seats import Seat, Vulnerability, board_vulnerability
+from controller.seats import Seat, Vulnerability, board_dealer, board_vulnerability
 
-__all__ = ["Column", "Table", "TableRecord", "load", "loads", "read"]
+__all__ = ["PROGRAM", "Column", "Table", "TableRecord", "dump", "dumps", "load", "loads", "read"]
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 _META = re.compile(r'%\s*<META\s+name=(\S+)\s+content="([^"]*)"', re.IGNORECASE)
@@ -59,6 +66,8 @@ _ELEMENT = re.compile(r'"((?:[^"\\]|\\.)*)"|([^\s"]+)')
 _COLUMN = re.compile(r"^([+-]?)([^\\]+?)(?:\\(\d+)([LR]?))?$")
 _SIDE_POINTS = re.compile(r"\b(NS|EW)\s*([+-]?\d+(?:\.\d+)?)", re.IGNORECASE)
 _BUTLER_TRIM = re.compile(r"Butler-(\d+)", re.IGNORECASE)
+_ESCAPE = re.compile(r'\\(["\\])')  # PBN: \" is a quote and \\ a backslash; other backslashes stay
+_ROOM_SCORE = re.compile(r"^\s*(NS|EW)\s+(\S.*?)\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +167,7 @@ def read(text: str) -> tuple[tuple[TableRecord, ...], dict[str, str], tuple[str,
             continue
         if stripped[0] == "[":
             for m in _TAG.finditer(stripped):
-                name, value = m.group(1), m.group(2).replace('\\"', '"')
+                name, value = m.group(1), _ESCAPE.sub(r"\1", m.group(2))
                 if current is None or (name in ("Event", "Board") and any(k == name for k, _ in current.tags)):
                     current = _Open(number)
                     opened.append(current)
@@ -175,7 +184,7 @@ def read(text: str) -> tuple[tuple[TableRecord, ...], dict[str, str], tuple[str,
             in_brace = "}" not in stripped
             continue
         if table is not None:
-            table.extend(a if b == "" else b for a, b in _ELEMENT.findall(line))
+            table.extend(_ESCAPE.sub(r"\1", a) if b == "" else b for a, b in _ELEMENT.findall(line))
     warnings: list[str] = []
     return _resolve(opened, warnings), meta, tuple(warnings)
 
@@ -299,6 +308,7 @@ def _pairs_event(name: str, records: Sequence[TableRecord], meta: dict[str, str]
     first_table = next(t for r in records if (t := r.table("ScoreTable")) is not None)
     scoring_text = meta.get("ScoringType") or next((s for r in records if (s := r.tag("Scoring"))), "")
     scoring, conventions, notes = _scoring_of(scoring_text, first_table)
+    conventions = _own_conventions(records, conventions, notes, warnings)
     name_lower = (producer or "").lower()
     is_ruter = name_lower.startswith("ruter")
     centred = is_ruter and "norge" in name_lower and scoring is Scoring.MP
@@ -372,11 +382,29 @@ def _total_rows(table: Table, scoring: Scoring, is_ruter: bool, centred: bool, p
                 printed.append(Printed(key, fname, value, column))
 
 
+def _own_conventions(records: Sequence[TableRecord], conventions: Conventions, notes: list[str],
+                     warnings: list[str]) -> Conventions:
+    """The conventions a ``[ScoringConventions]`` tag states (files written by ``dumps``), else ``conventions``."""
+    for rec in records:
+        text = rec.tag("ScoringConventions")
+        if text is None:
+            continue
+        try:
+            own = parse_conventions(text, conventions)
+        except FieldScoreError as exc:
+            warnings.append(f"line {rec.line}: [ScoringConventions]: {exc}: the program's defaults are used")
+            return conventions
+        notes.append(f"conventions as the file states them: {text}")
+        return own
+    return conventions
+
+
 # --- teams: [ScoreIMP] -------------------------------------------------------------------
 
 
-def _record_score(rec: TableRecord, board: str, warnings: list[str]) -> int | None:
-    """North-South's score: ``[Score]``, else from ``[Contract]``, ``[Declarer]`` and ``[Result]``."""
+def _record_score(rec: TableRecord, board: str, warnings: list[str]) -> int | Artificial | None:
+    """North-South's score: ``[Score]`` (``NS 420``, ``EW 100``, or an artificial score as this
+    module writes one, ``NS A+/A-``), else from ``[Contract]``, ``[Declarer]`` and ``[Result]``."""
     text = rec.tag("Score")
     if text:
         sides = dict((s.upper(), float(v)) for s, v in _SIDE_POINTS.findall(text))
@@ -384,6 +412,14 @@ def _record_score(rec: TableRecord, board: str, warnings: list[str]) -> int | No
             return int(sides["NS"])
         if "EW" in sides:
             return -int(sides["EW"])
+        m = _ROOM_SCORE.match(text)
+        if m:
+            try:
+                artificial = Artificial.parse(m.group(2))
+            except FieldScoreError:
+                pass
+            else:
+                return artificial if m.group(1).upper() == "NS" else Artificial(artificial.ew, artificial.ns)
     contract_text = (rec.tag("Contract") or "").strip()
     if contract_text.lower() == "pass":
         return 0
@@ -402,9 +438,18 @@ def _record_score(rec: TableRecord, board: str, warnings: list[str]) -> int | No
 def _teams_event(name: str, records: Sequence[TableRecord], meta: dict[str, str], warnings: list[str]) -> Event:
     rooms: dict[frozenset[str], dict[str, dict[str, Result]]] = {}
     order: dict[frozenset[str], tuple[str, str]] = {}
+    rounds: dict[frozenset[str], str] = {}
     printed: dict[tuple[str, ...], list[Printed]] = {}
     teams: list[str] = []
+    notes = ["IMPs between the two rooms of each match; VPs on the WBF continuous scale"]
+    conventions = _own_conventions(records, Conventions(), notes, warnings)
+    if len(notes) > 1:
+        notes = [notes[-1]]
+    totals: list[Printed] = []
     for rec in records:
+        ranking = rec.table("TotalScoreTable")
+        if ranking is not None:
+            teams.extend(_team_totals(ranking, totals))
         home, visit, board = rec.tag("HomeTeam"), rec.tag("VisitTeam"), rec.tag("Board")
         if not home or not visit or not board:
             warnings.append(f"line {rec.line}: a [ScoreIMP] record without HomeTeam, VisitTeam or Board: ignored")
@@ -413,9 +458,12 @@ def _teams_event(name: str, records: Sequence[TableRecord], meta: dict[str, str]
         if score is None:
             continue
         teams.extend((home, visit))
-        result = Result(board, home, visit, score=score)
+        result = Result(board, home, visit, score=score) if isinstance(score, int) else \
+            Result(board, home, visit, artificial=score)
         key = frozenset((home, visit))
         order.setdefault(key, (home, visit))
+        if rec.tag("Round"):
+            rounds.setdefault(key, rec.tag("Round") or "")
         rooms.setdefault(key, {}).setdefault(board, {})[home] = result
         rkey = ("result", "", board, home, visit)
         printed[rkey] = [Printed(rkey, f"points_{m.group(1).lower()}", m.group(2), "ScoreIMP")
@@ -436,9 +484,221 @@ def _teams_event(name: str, records: Sequence[TableRecord], meta: dict[str, str]
                     f"not in the file, so its ScoreIMP ({', '.join(p.text for p in lost)}) cannot be recomputed")
             warnings.append(note)
             not_checked.append(note)
-        matches.append(Match(home, away, tuple(pairs)))
-    return Event(name, Scoring.TEAMS, tuple(r for m in matches for b in m.boards for r in b), Conventions(),
+        matches.append(Match(home, away, tuple(pairs), rounds.get(key)))
+    return Event(name, Scoring.TEAMS, tuple(r for m in matches for b in m.boards for r in b), conventions,
                  matches=tuple(matches), pairs=tuple((None, t) for t in dict.fromkeys(teams)),
-                 producer=_producer(records, meta),
-                 notes=("IMPs between the two rooms of each match; VPs on the WBF continuous scale",),
-                 printed=tuple(p for ps in printed.values() for p in ps), not_checked=tuple(not_checked))
+                 producer=_producer(records, meta), notes=tuple(notes),
+                 printed=(*(p for ps in printed.values() for p in ps), *totals), not_checked=tuple(not_checked))
+
+
+_TEAM_FIELDS = {"TotalScoreVP": "total", "TotalScoreIMP": "total", "Rank": "rank", "RankTie": "rank_end",
+                "NrBoards": "boards", "Wins": "wins"}
+
+
+def _team_totals(table: Table, printed: list[Printed]) -> list[str]:
+    """The teams of a teams event's ``[TotalScoreTable]`` (``TeamId`` rows) and what it printed."""
+    teams = []
+    for row in table.records():
+        team = _cell(row, "TeamId")
+        if team is None:
+            continue
+        teams.append(team)
+        for column, fname in _TEAM_FIELDS.items():
+            value = row.get(column)
+            if fname == "rank_end" and value == "-":
+                value = row.get("Rank", "-")
+            if value is not None and value not in ("-", "?", ""):
+                printed.append(Printed(("pair", "", team), fname, value, column))
+    return teams
+
+
+# --- writing -----------------------------------------------------------------------------
+
+
+PROGRAM = "tablectl"
+"""The program named in the files this project writes (PBN's Generator, USEBIO's PROGRAM_NAME)."""
+
+def dump(scores: Sequence[EventScore], path: str | os.PathLike[str], *, deals: Mapping[str, Deal] | None = None,
+         program: str = PROGRAM) -> None:
+    """Write ``dumps(scores)`` to ``path`` (UTF-8)."""
+    Path(path).write_text(dumps(scores, deals=deals, program=program), encoding="utf-8")
+
+
+def dumps(scores: Sequence[EventScore], *, deals: Mapping[str, Deal] | None = None, program: str = PROGRAM) -> str:
+    """The events as PBN 2.1 results: per board a record with its traveller (``[ScoreTable]``,
+    §5.7) and, in the first record, the ranking (``[TotalScoreTable]``, §5.8); a team event
+    as two ``[ScoreIMP]`` records per board of each match (``[HomeTeam]`` North-South at that
+    table, as this module reads them) and its teams' ranking.
+
+    Every value is the one the scores give, printed as ``check`` reads it back; the event's
+    conventions travel in a ``[ScoringConventions]`` tag (``controller.fieldscore.conventions``).
+    ``deals`` (by board) adds each board's ``[Deal]``. Two events of one name (a teams event
+    and its pairs' cross-IMPs) are told apart by the second's scoring. Procedural penalties
+    are not written (PBN has no column for them).
+    """
+    lines = ["% PBN 2.1", "% EXPORT", f'% <META name=Generator content="{program}">', ""]
+    names: set[str] = set()
+    for score in scores:
+        name = score.event.name
+        if name in names:
+            name = f"{name} ({_SCORING_WORDS[score.event.scoring]})"
+        names.add(name)
+        records = _teams_records(score, name, deals) if score.event.scoring is Scoring.TEAMS else \
+            _pairs_records(score, name, deals)
+        for record in records:
+            lines.extend(record)
+            lines.append("")
+    return "\n".join(lines)
+
+
+_BACKSLASH = re.compile(r'\\(?=["\\]|$)')
+_SCORING_WORDS = {Scoring.MP: "matchpoints", Scoring.BUTLER: "Butler", Scoring.CROSS_IMP: "cross-IMPs",
+                  Scoring.TEAMS: "teams"}
+_SCORING_TAG = {Scoring.MP: "MP", Scoring.BUTLER: "IMP;Butler", Scoring.CROSS_IMP: "IMP;Cross",
+                Scoring.TEAMS: "IMP"}
+
+
+def _tag(name: str, value: str) -> str:
+    """A tag: a backslash escaped only where it would read as an escape (a table's ``Rank\\2R`` stays)."""
+    return f'[{name} "' + _BACKSLASH.sub(r"\\\\", value).replace('"', '\\"') + '"]'
+
+
+def _element(value: str) -> str:
+    """A table element: a bare token when it can be one, else a string token."""
+    if value and re.fullmatch(r"[^\s\"\\;]+", value) and value[0] not in "[{%":
+        return value
+    return '"' + _BACKSLASH.sub(r"\\\\", value).replace('"', '\\"') + '"'
+
+
+def _number(value: float, places: int = 2) -> str:
+    """``value`` to ``places`` decimals (as ``check`` rounds), without trailing zeros."""
+    text = fixed(value, places)
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _table(name: str, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]]) -> list[str]:
+    """A PBN table (§5.2): the tag naming its columns with their widths, then a row a line."""
+    cells = [[_element(v) for v in row] for row in rows]
+    widths = [max([len(c[i]) for c in cells] + [1]) for i in range(len(columns))]
+    spec = ";".join(f"{col}\\{w}{align}" for (col, align), w in zip(columns, widths, strict=True))
+    out = [_tag(name, spec)]
+    for row in cells:
+        out.append(" ".join(c.rjust(w) if align == "R" else c.ljust(w)
+                            for c, w, (_, align) in zip(row, widths, columns, strict=True)).rstrip())
+    return out
+
+
+def _board_tags(event: str, board: str, scoring: Scoring, deals: Mapping[str, Deal] | None) -> list[str]:
+    """The mandatory tags of the export format (PBN 2.1 §3.1), the result ones empty."""
+    tags = [_tag("Event", event), _tag("Site", ""), _tag("Date", ""), _tag("Board", board)]
+    tags += [_tag(seat, "") for seat in ("West", "North", "East", "South")]
+    number = int(board) if board.isdigit() and int(board) > 0 else None
+    tags.append(_tag("Dealer", str(board_dealer(number)) if number else ""))
+    tags.append(_tag("Vulnerable", board_vulnerability(number).pbn if number else ""))
+    deal = (deals or {}).get(board)
+    if deal is not None:
+        tags.append(_tag("Deal", deal.pbn()))
+    tags.append(_tag("Scoring", _SCORING_TAG[scoring]))
+    return tags
+
+
+def _place(st: Standing) -> tuple[str, str]:
+    if st.rank is None:
+        return "-", "-"
+    return str(st.rank), str(st.rank + st.tied - 1) if st.tied > 1 else "-"
+
+
+def _pairs_records(score: EventScore, name: str, deals: Mapping[str, Deal] | None) -> list[list[str]]:
+    event = score.event
+    mp = event.scoring is Scoring.MP
+    sections = any(r.section for r in event.results) or any(st.section for st in score.standings)
+    ranking_columns = [("Rank", "R"), ("RankTie", "R"), ("PairId", "R")] + ([("Section", "L")] if sections else []) \
+        + [("Direction", "R")] + ([("TotalScoreMP", "R"), ("TotalPercentage", "R")] if mp else
+                                  [("TotalScoreIMP", "R")]) + [("NrBoards", "R")]
+    ranking = []
+    for st in score.standings:
+        rank, tie = _place(st)
+        row = [rank, tie, st.pair] + ([st.section or "-"] if sections else []) \
+            + [{"NS": "N-S", "EW": "E-W"}.get(st.direction or "", "-"), _number(st.total)]
+        if mp:
+            row.append(_number(st.percent) if st.percent is not None else "-")
+        row.append(str(st.boards))
+        ranking.append(row)
+    head = [_tag("ScoringConventions", conventions_text(event.conventions)),
+            *_table("TotalScoreTable", ranking_columns, ranking)]
+    by_board: dict[str, list[tuple[BoardScore, ScoredResult]]] = {}
+    for b in score.boards:
+        for s in b.results:
+            by_board.setdefault(b.board, []).append((b, s))
+    records: list[list[str]] = []
+    for board, rows in by_board.items():
+        columns = ([("Section", "L")] if sections else []) + [("PairId_NS", "R"), ("PairId_EW", "R"),
+                                                               ("Score_NS", "R"), ("Score_EW", "R")]
+        columns += [("MP_NS", "R"), ("MP_EW", "R"), ("Percentage_NS", "R"), ("Percentage_EW", "R")] if mp else \
+            [("IMP_NS", "R"), ("IMP_EW", "R")]
+        datum_column = event.scoring is Scoring.BUTLER and all(b.section is None for b, _ in rows)
+        if datum_column:
+            columns.append(("ButlerDatum", "R"))
+        cells = []
+        for b, s in rows:
+            r = s.result
+            row = ([r.section or "-"] if sections else []) + [r.ns, r.ew, *_traveller_score(r),
+                                                               _number(s.points_ns), _number(s.points_ew)]
+            if mp:
+                row += [_number(s.percent_ns) if s.percent_ns is not None else "-",
+                        _number(s.percent_ew) if s.percent_ew is not None else "-"]
+            if datum_column:
+                row.append(_number(b.datum) if b.datum is not None else "-")
+            cells.append(row)
+        record = _board_tags(name, board, event.scoring, deals)
+        if not records:
+            record += head
+        records.append(record + _table("ScoreTable", columns, cells))
+    if not records:  # no board scored: the ranking alone
+        records.append([_tag("Event", name), _tag("Scoring", _SCORING_TAG[event.scoring]), *head])
+    return records
+
+
+def _traveller_score(r: Result) -> list[str]:
+    """Score_NS and Score_EW: the score in its side's column; an artificial one (``^``) in North-South's."""
+    if r.artificial is not None:
+        return ["^" + str(r.artificial), "-"]
+    assert r.score is not None
+    return [str(r.score), "-"] if r.score >= 0 else ["-", str(-r.score)]
+
+
+def _room_score(r: Result) -> str:
+    if r.artificial is not None:
+        return f"NS {r.artificial}"
+    return f"NS {r.score}"
+
+
+def _teams_records(score: EventScore, name: str, deals: Mapping[str, Deal] | None) -> list[list[str]]:
+    event = score.event
+    vps = event.conventions.vp is not None
+    columns = [("Rank", "R"), ("RankTie", "R"), ("TeamId", "R"), ("TotalScoreVP" if vps else "TotalScoreIMP", "R"),
+               ("NrBoards", "R"), ("Wins", "R")]
+    rows = []
+    for st in score.standings:
+        rank, tie = _place(st)
+        rows.append([rank, tie, st.pair, _number(st.total), str(st.boards), str(st.wins or 0)])
+    head = [_tag("ScoringConventions", conventions_text(event.conventions)), *_table("TotalScoreTable", columns, rows)]
+    records: list[list[str]] = []
+    for ms in score.matches:
+        m = ms.match
+        for (home_ns, away_ns), (board, gained) in zip(m.boards, ms.imps, strict=True):
+            for room, result, team, other, points in (("Open", home_ns, m.home, m.away, gained),
+                                                      ("Closed", away_ns, m.away, m.home, -gained)):
+                record = _board_tags(name, board, Scoring.TEAMS, deals)
+                if not records:
+                    record += head
+                record += [_tag("HomeTeam", team), _tag("VisitTeam", other), _tag("Room", room)]
+                if m.round:
+                    record.append(_tag("Round", m.round))
+                record += [_tag("Score", _room_score(result)), _tag("ScoreIMP", f"NS {points} EW {-points}")]
+                records.append(record)
+    if not records:
+        records.append([_tag("Event", name), *head])
+    return records

@@ -25,25 +25,32 @@ from __future__ import annotations
 import os
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from controller.errors import RecordError
+from controller.fieldscore.check import fixed
+from controller.fieldscore.conventions import conventions_text, parse_conventions
 from controller.fieldscore.model import (
     Artificial,
+    Award,
     Conventions,
     CrossImps,
     Event,
+    EventScore,
     FieldScoreError,
     Match,
     Printed,
     Result,
     ResultsFile,
+    ScoredResult,
     Scoring,
+    Standing,
     VpScale,
 )
 
-__all__ = ["TEAMSSCORER_VP_3_BOARDS", "load", "loads"]
+__all__ = ["PROGRAM", "TEAMSSCORER_VP_3_BOARDS", "dump", "dumps", "load", "loads"]
 
 # The VP scores TeamsScorer 5.1 printed for the 3-board matches of the EBU's multiple-teams
 # example: 10-10 for a draw, then 11 from 1 IMP, 12 from 2, 13 from 3, 14 from 5, 15 from 7,
@@ -68,7 +75,8 @@ def loads(data: str | bytes, source: str = "<string>") -> ResultsFile:
     if _ENTITY.search(raw):
         raise RecordError(f"{source}: the document declares XML entities: refused")
     try:
-        root = ET.fromstring(data)
+        # processing instructions kept: the conventions of the files ``dumps`` writes
+        root = ET.fromstring(data, parser=ET.XMLParser(target=ET.TreeBuilder(insert_pis=True)))
     except ET.ParseError as exc:
         raise RecordError(f"{source}: not well-formed XML ({exc})") from None
     if root.tag != "USEBIO":
@@ -76,11 +84,28 @@ def loads(data: str | bytes, source: str = "<string>") -> ResultsFile:
     warnings: list[str] = []
     events: list[Event] = []
     for ev in root.iter("EVENT"):
-        if ev.find(".//MATCH") is not None:
-            events.extend(_teams_events(ev, warnings))
-        else:
-            events.append(_pairs_event(ev, warnings))
+        read = _teams_events(ev, warnings) if ev.find(".//MATCH") is not None else [_pairs_event(ev, warnings)]
+        events.extend(_own_conventions(ev, e, warnings) for e in read)
     return ResultsFile(source, tuple(events), tuple(warnings))
+
+
+def _own_conventions(ev: ET.Element, event: Event, warnings: list[str]) -> Event:
+    """``event`` with the conventions its ``<?bridge-conventions SCORING: ...?>`` states, if any."""
+    for child in ev:
+        # a processing instruction's tag is the ET.PI factory, not a str (typeshed says str)
+        if isinstance(child.tag, str) or not (child.text or "").startswith(_CONVENTIONS_PI):
+            continue
+        scoring, _, text = (child.text or "")[len(_CONVENTIONS_PI):].partition(":")
+        if scoring.strip() != event.scoring.value:
+            continue
+        try:
+            conventions = parse_conventions(text, event.conventions)
+        except FieldScoreError as exc:
+            warnings.append(f"{event.name}: <?{_CONVENTIONS_PI}?>: {exc}: the program's defaults are used")
+            return event
+        return replace(event, conventions=conventions,
+                       notes=(f"conventions as the file states them: {text.strip()}",))
+    return event
 
 
 def _text(elem: ET.Element, path: str) -> str | None:
@@ -265,3 +290,192 @@ def _match(m: ET.Element, warnings: list[str], team_printed: list[Printed], pair
         else:
             warnings.append(f"match {home} v {away}, board {board}: not both rooms (DIRECTION NS and EW)")
     return Match(home, away, tuple(boards), _text(m, "ROUND_NUMBER"))
+
+
+# --- writing -----------------------------------------------------------------------------
+
+PROGRAM = "tablectl"
+"""The ``PROGRAM_NAME`` of the files this project writes."""
+
+_CONVENTIONS_PI = "bridge-conventions"
+_METHOD = {Scoring.MP: "MATCH_POINTS", Scoring.BUTLER: "BUTLER_IMPS", Scoring.CROSS_IMP: "CROSS_IMPS",
+           Scoring.TEAMS: "IMPS"}
+_AWARD_PERCENT = {Award.PLUS: "60", Award.AVERAGE: "50", Award.MINUS: "40"}
+
+
+def dump(scores: Sequence[EventScore], path: str | os.PathLike[str], *, program: str = PROGRAM) -> None:
+    """Write ``dumps(scores)`` to ``path``."""
+    Path(path).write_bytes(dumps(scores, program=program).encode("utf-8"))
+
+
+def dumps(scores: Sequence[EventScore], *, program: str = PROGRAM) -> str:
+    """The events as a USEBIO 1.2 document, in the structure this module reads.
+
+    A pairs event: ``PARTICIPANTS`` (each ``PAIR``'s number, place, "=" marking a shared one,
+    boards played, total and percentage) and a ``BOARD`` per board with its
+    ``TRAVELLER_LINE``s (pairs, ``SCORE`` for North-South, ``A60``/``A50``/``A40`` for an
+    artificial score, match points or IMPs for each side), in a ``SECTION`` each when the
+    event has sections. A teams event: each ``TEAM``'s total, wins and place, and each
+    ``MATCH`` (round, teams, VPs, per board the home team's IMPs and both rooms' lines,
+    ``DIRECTION`` NS where the home team sat North-South); a cross-IMP pairs event of the
+    same name that follows it goes in with it (each team's ``PAIR``s, the lines' cross-IMPs),
+    as TeamsScorer writes them. Every value is the one the scores give. The event's
+    conventions travel in a ``<?bridge-conventions SCORING: ...?>`` processing instruction
+    (valid under the USEBIO DTD; other programs skip it). Procedural penalties are not written.
+    """
+    root = ET.Element("USEBIO", {"Version": "1.2"})
+    i = 0
+    while i < len(scores):
+        score = scores[i]
+        if score.event.scoring is Scoring.TEAMS:
+            pairs = scores[i + 1] if i + 1 < len(scores) and scores[i + 1].event.scoring is Scoring.CROSS_IMP \
+                and scores[i + 1].event.name == score.event.name else None
+            root.append(_teams_element(score, pairs, program))
+            i += 2 if pairs is not None else 1
+        else:
+            root.append(_pairs_element(score, program))
+            i += 1
+    ET.indent(root, space="  ")
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">\n'
+            + ET.tostring(root, encoding="unicode") + "\n")
+
+
+def _sub(parent: ET.Element, tag: str, text: str | None = None, attrib: dict[str, str] | None = None) -> ET.Element:
+    elem = ET.SubElement(parent, tag, attrib or {})
+    if text is not None:
+        elem.text = text
+    return elem
+
+
+def _number(value: float) -> str:
+    """``value`` to 2 decimals (as ``check`` rounds), without trailing zeros."""
+    text = fixed(value, 2)
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def _event_head(score: EventScore, event_type: str, program: str, extra: Sequence[EventScore] = ()) -> ET.Element:
+    event = score.event
+    ev = ET.Element("EVENT", {"EVENT_TYPE": event_type})
+    for s in (score, *extra):
+        ev.append(ET.ProcessingInstruction(
+            _CONVENTIONS_PI, f"{s.event.scoring.value}: {conventions_text(s.event.conventions)}"))
+    _sub(ev, "PROGRAM_NAME", program)
+    _sub(ev, "EVENT_DESCRIPTION", event.name)
+    _sub(ev, "BOARD_SCORING_METHOD", _METHOD[event.scoring])
+    return ev
+
+
+def _place_text(st: Standing) -> str | None:
+    if st.rank is None:
+        return None
+    return f"{st.rank}=" if st.tied > 1 else str(st.rank)
+
+
+def _score_text(r: Result) -> str:
+    if r.artificial is None:
+        return str(r.score)
+    ns, ew = _AWARD_PERCENT[r.artificial.ns], _AWARD_PERCENT[r.artificial.ew]
+    return f"A{ns}" if ns == ew else f"A{ns}A{ew}"
+
+
+def _pairs_element(score: EventScore, program: str) -> ET.Element:
+    event = score.event
+    mp = event.scoring is Scoring.MP
+    ev = _event_head(score, "PAIRS", program)
+    sections = sorted({st.section or "" for st in score.standings} | {r.section or "" for r in event.results})
+    for section in sections:
+        parent = ev if sections == [""] else _sub(ev, "SECTION", attrib={"SECTION_ID": section})
+        participants = _sub(parent, "PARTICIPANTS")
+        for st in score.standings:
+            if (st.section or "") != section:
+                continue
+            pair = _sub(participants, "PAIR")
+            _sub(pair, "PAIR_NUMBER", st.pair)
+            place = _place_text(st)
+            if place is not None:
+                _sub(pair, "PLACE", place)
+            _sub(pair, "BOARDS_PLAYED", str(st.boards))
+            _sub(pair, "TOTAL_SCORE", _number(st.total))
+            if mp and st.percent is not None:
+                _sub(pair, "PERCENTAGE", _number(st.percent))
+        boards: dict[str, list[ScoredResult]] = {}
+        for b in score.boards:
+            for s in b.results:
+                if (s.result.section or "") == section:
+                    boards.setdefault(b.board, []).append(s)
+        for number, lines in boards.items():
+            board = _sub(parent, "BOARD")
+            _sub(board, "BOARD_NUMBER", number)
+            for s in lines:
+                _line(board, s, "MATCH_POINTS" if mp else "CROSS_IMP_POINTS")
+    return ev
+
+
+def _line(board: ET.Element, s: ScoredResult | None, points: str | None, result: Result | None = None,
+          direction: str | None = None) -> None:
+    r = result if result is not None else s.result if s is not None else None
+    assert r is not None
+    line = _sub(board, "TRAVELLER_LINE")
+    if direction is not None:
+        _sub(line, "DIRECTION", direction)
+    _sub(line, "NS_PAIR_NUMBER", r.ns)
+    _sub(line, "EW_PAIR_NUMBER", r.ew)
+    _sub(line, "SCORE", _score_text(r))
+    if s is not None and points is not None:
+        _sub(line, f"NS_{points}", _number(s.points_ns))
+        _sub(line, f"EW_{points}", _number(s.points_ew))
+
+
+def _teams_element(score: EventScore, pairs: EventScore | None, program: str) -> ET.Element:
+    event = score.event
+    ev = _event_head(score, "TEAMS", program, () if pairs is None else (pairs,))
+    if event.conventions.vp is not None:
+        _sub(ev, "MATCH_SCORING_METHOD", "VPS")
+    if pairs is not None:
+        _sub(ev, "PAIRWISE_SCORING_METHOD", "CROSS_IMPS")
+    team_of: dict[str, str] = {}
+    for m in event.matches:
+        for home_ns, away_ns in m.boards:
+            team_of.setdefault(home_ns.ns, m.home)
+            team_of.setdefault(home_ns.ew, m.away)
+            team_of.setdefault(away_ns.ns, m.away)
+            team_of.setdefault(away_ns.ew, m.home)
+    participants = _sub(ev, "PARTICIPANTS")
+    for st in score.standings:
+        team = _sub(participants, "TEAM", attrib={"TEAM_ID": st.pair})
+        _sub(team, "TOTAL_SCORE", _number(st.total))
+        _sub(team, "WINS_OR_DRAWS", str(st.wins or 0))
+        place = _place_text(st)
+        if place is not None:
+            _sub(team, "PLACE", place)
+        for pst in pairs.standings if pairs is not None else ():
+            if team_of.get(pst.pair) == st.pair:
+                pair = _sub(team, "PAIR")
+                _sub(pair, "PAIR_NUMBER", pst.pair)
+                _sub(pair, "BOARDS_PLAYED", str(pst.boards))
+                _sub(pair, "PAIR_IMPS", _number(pst.total))
+    cross: dict[tuple[str, str, str], ScoredResult] = {}
+    for b in pairs.boards if pairs is not None else ():
+        for s in b.results:
+            cross.setdefault((s.result.board, s.result.ns, s.result.ew), s)
+    for ms in score.matches:
+        m = ms.match
+        match = _sub(ev, "MATCH")
+        if m.round is not None:
+            _sub(match, "ROUND_NUMBER", m.round)
+        _sub(match, "TEAM", m.home)
+        _sub(match, "OPPOSING_TEAM", m.away)
+        if ms.home_vps is not None and ms.away_vps is not None:
+            _sub(match, "TEAM_SCORE", _number(ms.home_vps))
+            _sub(match, "OPPOSING_TEAM_SCORE", _number(ms.away_vps))
+        for (home_ns, away_ns), (number, gained) in zip(m.boards, ms.imps, strict=True):
+            board = _sub(match, "BOARD")
+            _sub(board, "BOARD_NUMBER", number)
+            _sub(board, "IMPS", str(gained))
+            for direction, r in (("NS", home_ns), ("EW", away_ns)):
+                scored = cross.get((r.board, r.ns, r.ew))
+                _line(board, scored, "CROSS_IMP_POINTS" if scored is not None else None, r, direction)
+    return ev
