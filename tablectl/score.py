@@ -4,7 +4,9 @@ Every board's matchpoints or IMPs and every pair's total, percentage and rank ar
 from the scores alone (``controller.fieldscore``), never from the MP, IMP, percentage, total
 or rank the file carries; ``--check`` compares them with what the file printed and lists
 every difference (exit 0 when all agree, 1 when some differ, 2 when the file is unusable).
-``--json`` prints DESIGN.md's "Field scoring" object.
+``--json`` prints DESIGN.md's "Field scoring" object. ``--pbn OUT`` and ``--usebio OUT`` also
+write the scored events as PBN score tables and as USEBIO 1.2 (``controller.records``), every
+value the one computed here.
 """
 
 from __future__ import annotations
@@ -183,6 +185,11 @@ def _cmd_score(args: argparse.Namespace) -> int:
     if len(results.warnings) > _MAX_WARNINGS:
         print(f"tablectl score: {results.source}: {len(results.warnings) - _MAX_WARNINGS} more warnings",
               file=sys.stderr)
+    try:
+        _write_exports(scores, args.pbn, args.usebio)
+    except OSError as exc:
+        print(f"tablectl score: {exc}", file=sys.stderr)
+        return 2
     if args.check:
         reports = [check(s) for s in scores]
         if args.json:
@@ -199,6 +206,14 @@ def _cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _write_exports(scores: list[EventScore], pbn_path: str | None, usebio_path: str | None) -> None:
+    """Write the scored events as PBN score tables and as USEBIO 1.2, where asked."""
+    for path, module in ((pbn_path, scoretable), (usebio_path, usebio)):
+        if path is not None:
+            module.dump(scores, path)
+            print(f"tablectl score: wrote {path}", file=sys.stderr)
+
+
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``score`` to ``tablectl``'s sub-commands."""
     p = sub.add_parser("score", help="score a results file (PBN [ScoreTable]/[ScoreIMP] or USEBIO XML) "
@@ -213,4 +228,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--matchpoints", choices=[s.value for s in MatchpointScale],
                    help="matchpoint scale: ebu (2 per pair beaten, 1 per tie) or acbl (1 and 1/2); "
                         "default: the file's program's, ebu when it says nothing")
+    p.add_argument("--pbn", metavar="OUT", help="also write the scored events as PBN 2.1 score tables "
+                   "([ScoreTable] travellers, [TotalScoreTable] ranking; [ScoreIMP] for teams)")
+    p.add_argument("--usebio", metavar="OUT", help="also write the scored events as USEBIO 1.2 XML")
     p.set_defaults(func=_cmd_score)
