@@ -15,10 +15,12 @@ listens. Example (every key but ``table.name`` is optional)::
 
     [arbiter]
     pin_hash = "pbkdf2_sha256$200000$9f1c...$6a0b..."   # drivers.config.hash_pin("1234")
+    link_key_file = "arbiter-link.key" # shared with the Director's console (web_ui.arbiter_link)
 
     [listen]
     host = "0.0.0.0"
     port = 8080
+    proxies = []                       # reverse proxies whose X-Forwarded-For is believed
 
     [club]                             # the club room (tablectl room init prints these lines)
     url = "mqtt://table-3:PASSWORD@192.168.1.10:1883/myclub"   # or mqtts:// with TLS
@@ -216,10 +218,12 @@ class SeatDevices:
 
 @dataclass(frozen=True, slots=True)
 class Listen:
-    """Where the table's web server listens."""
+    """Where the table's web server listens; ``proxies``: the reverse proxies whose
+    ``X-Forwarded-For`` is believed (none by default: every client is its TCP peer)."""
 
     host: str = "127.0.0.1"
     port: int = 8000
+    proxies: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +241,7 @@ class TableConfig:
     boards: Path | None = None
     hand_record: Path | None = None
     arbiter_pin_hash: str | None = None
+    arbiter_link_key_file: Path | None = None
     listen: Listen = field(default_factory=Listen)
     club_url: str | None = None
     table_id: str | None = None
@@ -344,6 +349,12 @@ class _Reader:
             raise self.fail(name, f"must be true or false, not {value!r}")
         return value
 
+    def strings(self, name: str) -> tuple[str, ...]:
+        value = self.data.get(name, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise self.fail(name, f"must be a list of non-empty strings, not {value!r}")
+        return tuple(v.strip() for v in value)
+
     def url(self, name: str, base: Path | None = None) -> str | None:
         value = self.string(name)
         if value is None:
@@ -387,16 +398,19 @@ def loads(text: str, path: str | Path = "<string>") -> TableConfig:
     hand_record = None if hand_text is None else (base / hand_text)
 
     arbiter = top.table("arbiter")
-    arbiter.only({"pin_hash"})
+    arbiter.only({"pin_hash", "link_key_file"})
     pin_hash = arbiter.string("pin_hash")
     if pin_hash is not None and not _PIN_HASH.match(pin_hash):
         raise arbiter.fail("pin_hash", "must be 'pbkdf2_sha256$<iterations>$<salt hex>$<hash hex>' "
                                        "as drivers.config.hash_pin makes it")
+    link_key_text = arbiter.string("link_key_file")
+    link_key_file = None if link_key_text is None else base / link_key_text
 
     listen_table = top.table("listen")
-    listen_table.only({"host", "port"})
+    listen_table.only({"host", "port", "proxies"})
     listen = Listen(host=listen_table.string("host", "127.0.0.1") or "127.0.0.1",
-                    port=listen_table.integer("port", 8000, 1, 65535))
+                    port=listen_table.integer("port", 8000, 1, 65535),
+                    proxies=listen_table.strings("proxies"))
 
     club = top.table("club")
     club.only({"url", "table_id", "boards_per_round"})
@@ -448,7 +462,8 @@ def loads(text: str, path: str | Path = "<string>") -> TableConfig:
 
     return TableConfig(path=Path(path), name=name, code=code, seats=tuple(seats),
                        board_reader=table.url("board_reader", base), gpio_url=gpio_url, gpio=gpio, deck=deck,
-                       boards=boards, hand_record=hand_record, arbiter_pin_hash=pin_hash, listen=listen,
+                       boards=boards, hand_record=hand_record, arbiter_pin_hash=pin_hash,
+                       arbiter_link_key_file=link_key_file, listen=listen,
                        club_url=club_url, table_id=table_id, boards_per_round=boards_per_round)
 
 

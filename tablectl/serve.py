@@ -37,9 +37,12 @@ from drivers.config import Listen, TableConfig, hash_pin, load_deck, verify_pin
 from drivers.config import load as load_config
 from tablectl.room.serve import add_link_options, open_link
 from tablectl.runtime import TableRuntime, TableSetup, load_board_tags, load_hand_record
+from web_ui.arbiter_link import ENV as LINK_ENV
+from web_ui.arbiter_link import load_key
 from web_ui.service import WebSettings
 
-__all__ = ["ServerOptions", "add_commands", "default_data_dir", "run_server", "setup_logging", "uvicorn_config"]
+__all__ = ["ServerOptions", "add_commands", "add_server_options", "default_data_dir", "run_server", "setup_logging",
+           "uvicorn_config"]
 
 log = logging.getLogger("tablectl")
 
@@ -117,14 +120,23 @@ def _check_pin(pin_hash: str) -> Callable[[str], bool]:
     return check
 
 
-def _listen(args: argparse.Namespace, config: TableConfig | None) -> tuple[str, int]:
+def _listen(args: argparse.Namespace, config: TableConfig | None) -> ServerOptions:
+    """Where and how the pages are served: the command line, else the config's ``[listen]``."""
     listen = config.listen if config is not None else Listen()
-    host = args.host or listen.host
-    port = args.port or listen.port
-    return host, port
+    return ServerOptions(host=args.host or listen.host, port=args.port or listen.port,
+                         proxies=tuple(args.trusted_proxy or ()) or listen.proxies)
 
 
-def _print_urls(host: str, port: int, pin: str | None, started: float) -> None:
+def _link(args: argparse.Namespace, config: TableConfig | None) -> tuple[bytes | None, str | None]:
+    """The arbiter link key shared with the console (``web_ui.arbiter_link``) and this table's id;
+    ValueError for an unreadable or too short key."""
+    path = args.arbiter_link_key_file or (config.arbiter_link_key_file if config is not None else None)
+    table = args.table_id or (config.table_id if config is not None else None) or os.environ.get("BRIDGE_TABLE_ID")
+    return load_key(path), table
+
+
+def _print_urls(options: ServerOptions, pin: str | None, started: float) -> None:
+    host, port = options.host, options.port
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     for name, path in PAGES:
         print(f"  {name:9} http://{shown}:{port}{path}")
@@ -163,6 +175,8 @@ class ServerOptions:
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     graceful: float = 5.0
+    proxies: tuple[str, ...] = ()
+    """Reverse proxies whose ``X-Forwarded-For``/``-Proto`` are believed; none: no forwarded header is."""
 
 
 WS_MAX_MESSAGE = 64 * 1024
@@ -174,7 +188,9 @@ def uvicorn_config(app: Any, options: ServerOptions) -> Any:
     import uvicorn
 
     return uvicorn.Config(app, host=options.host, port=options.port, log_config=None, access_log=False,
-                          timeout_graceful_shutdown=int(options.graceful), ws_max_size=WS_MAX_MESSAGE)
+                          timeout_graceful_shutdown=int(options.graceful), ws_max_size=WS_MAX_MESSAGE,
+                          # a forwarded header is a claim anyone can make: only a configured proxy's counts
+                          proxy_headers=bool(options.proxies), forwarded_allow_ips=list(options.proxies))
 
 
 def run_server(app: Any, options: ServerOptions) -> None:
@@ -184,7 +200,7 @@ def run_server(app: Any, options: ServerOptions) -> None:
     _quiet_exit_server(uvicorn.Server)(uvicorn_config(app, options)).run()
 
 
-def _serve(runtime: TableRuntime, settings: WebSettings, host: str, port: int) -> int:
+def _serve(runtime: TableRuntime, settings: WebSettings, options: ServerOptions) -> int:
     """Serve the pages until SIGTERM/SIGINT."""
     try:
         app_module = importlib.import_module("web_ui.app")
@@ -193,7 +209,7 @@ def _serve(runtime: TableRuntime, settings: WebSettings, host: str, port: int) -
             raise
         log.error("the web pages (web_ui/app.py) are not installed: use --no-web")
         return 2
-    run_server(app_module.create_app(runtime, settings), ServerOptions(host, port))
+    run_server(app_module.create_app(runtime, settings), options)
     return 0
 
 
@@ -225,12 +241,24 @@ def _common(p: argparse.ArgumentParser, data_dir_help: str) -> None:
     p.add_argument("--data-dir", type=Path, help=data_dir_help)
     p.add_argument("--arbiter-pin", help="the arbiter's PIN (else the config's arbiter.pin_hash, else "
                                          "$BRIDGE_ARBITER_PIN)")
+    add_server_options(p)
     p.add_argument("--no-web", "--headless", dest="no_web", action="store_true",
                    help="run without the web server")
     p.add_argument("--new-session", action="store_true",
                    help="move the data dir's log aside (table-<time>.sqlite) and start a new session")
     p.add_argument("--verbose", action="store_true", help="debug logging")
     add_link_options(p)
+
+
+def add_server_options(p: argparse.ArgumentParser) -> None:
+    """The server options that ``run``, ``demo`` and ``console`` share."""
+    p.add_argument("--trusted-proxy", action="append", metavar="ADDRESS",
+                   help="a reverse proxy whose X-Forwarded-For is believed (repeat for more; default none, "
+                        "else the config's [listen] proxies)")
+    p.add_argument("--arbiter-link-key-file", type=Path, metavar="FILE",
+                   help="the key shared by the tables and the Director's console, which then opens a table's "
+                        "arbiter page by a signed link (make it with: openssl rand -hex 32 > FILE); else the "
+                        f"config's arbiter.link_key_file, else ${LINK_ENV}")
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -310,17 +338,26 @@ def _cmd_run(args: argparse.Namespace) -> int:
         runtime.stop()
         print(f"tablectl run: {exc}", file=sys.stderr)
         return 2
-    host, port = _listen(args, config)
+    options = _listen(args, config)
+    try:
+        link_key, table_id = _link(args, config)
+    except ValueError as exc:
+        if link is not None:
+            link.stop()
+        runtime.stop()
+        print(f"tablectl run: {exc}", file=sys.stderr)
+        return 2
     print(f"{config.name}: {runtime.store.path}")
-    settings = WebSettings(check_pin=_check_pin(pin_hash), table_name=config.name)
+    settings = WebSettings(check_pin=_check_pin(pin_hash), table_name=config.name, link_key=link_key,
+                           table_id=table_id)
     try:
         if args.no_web:
             print(f"  no web server; started in {time.monotonic() - started:.2f} s", flush=True)
             with _Stopper() as stop:
                 stop.wait()
             return 0
-        _print_urls(host, port, pin, started)
-        return _serve(runtime, settings, host, port)
+        _print_urls(options, pin, started)
+        return _serve(runtime, settings, options)
     finally:
         if link is not None:
             link.stop()
@@ -384,7 +421,15 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print(f"tablectl demo: {exc}", file=sys.stderr)
         return 2
     pin_hash, pin = _pin(args, None, generate=True)
-    host, port = _listen(args, None)
+    server = _listen(args, None)
+    try:
+        link_key, table_id = _link(args, None)
+    except ValueError as exc:
+        if link is not None:
+            link.stop()
+        runtime.stop()
+        print(f"tablectl demo: {exc}", file=sys.stderr)
+        return 2
     stop = threading.Event()
     thread = threading.Thread(target=_play, args=(players, stop), name="demo players", daemon=True)
     try:
@@ -398,9 +443,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             thread.join(10)
             _summary(runtime)
             return 0
-        _print_urls(host, port, pin, started)
+        _print_urls(server, pin, started)
         thread.start()
-        code = _serve(runtime, WebSettings(check_pin=_check_pin(pin_hash), table_name="Demo table"), host, port)
+        code = _serve(runtime, WebSettings(check_pin=_check_pin(pin_hash), table_name="Demo table",
+                                           link_key=link_key, table_id=table_id), server)
         stop.set()
         thread.join(10)
         return code

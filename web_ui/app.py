@@ -28,7 +28,7 @@ from typing import Annotated, Any, Literal
 
 import anyio
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, Response, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
@@ -41,9 +41,20 @@ from controller.seats import Seat
 from controller.table import TableState
 from controller.views import claim_help_view, spectator_view
 from web_ui import jsonbody
+from web_ui.arbiter_link import LINK_PATH, LinkChecker
 from web_ui.hub import Channel, Hub, arbiter_payload, dumps
 from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody, SubmitResult
-from web_ui.security import COOKIE, CSRF_HEADER, AttemptLimiter, Session, Sessions, refuse_busy, same_origin
+from web_ui.security import (
+    COOKIE,
+    CSRF_HEADER,
+    AttemptLimiter,
+    PinGate,
+    Session,
+    Sessions,
+    peer,
+    refuse_busy,
+    same_origin,
+)
 from web_ui.service import Submitted, TableService, WebSettings
 
 __all__ = ["create_app"]
@@ -114,14 +125,17 @@ Guarded = Annotated[Session, Depends(guarded)]
 
 
 def create_app(service: TableService, settings: WebSettings, *,
-               clock: Callable[[], float] = time.monotonic) -> FastAPI:
+               clock: Callable[[], float] = time.monotonic, wall: Callable[[], float] = time.time,
+               sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> FastAPI:
     """The FastAPI app of one table: pages, HTTP API and WebSockets over ``service``.
 
-    ``clock`` (monotonic seconds) times sessions and PIN lock-outs; tests inject theirs.
+    ``clock`` (monotonic seconds) times sessions and PIN lock-outs, ``wall`` (epoch seconds)
+    the console's links, ``sleep`` waits out the PIN's slow-down; tests inject theirs.
     """
     sessions = Sessions(clock)
-    limiter = AttemptLimiter(clock)
-    login_lock = asyncio.Lock()
+    gate = PinGate(settings.check_pin, AttemptLimiter(clock), sleep)
+    links = (None if settings.link_key is None or settings.table_id is None
+             else LinkChecker(settings.link_key, settings.table_id, wall))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -158,6 +172,13 @@ def create_app(service: TableService, settings: WebSettings, *,
         hub: Hub | None = getattr(app_.state, "hub", None)
         return hub
 
+    def open_session(request: Request, response: Response) -> Session:
+        """A new arbiter session, its cookie set on ``response`` (``Secure`` over HTTPS)."""
+        token, session = sessions.create()
+        response.set_cookie(COOKIE, token, max_age=int(sessions.lifetime), path="/", httponly=True,
+                            samesite="strict", secure=request.url.scheme == "https")
+        return session
+
     # --- pages ----------------------------------------------------------------------------------
 
     pages = APIRouter(include_in_schema=False)
@@ -173,6 +194,19 @@ def create_app(service: TableService, settings: WebSettings, *,
     @pages.get("/spectator")
     async def spectator_page() -> FileResponse:
         return FileResponse(STATIC / "spectator.html")
+
+    @pages.get(LINK_PATH, response_model=None)
+    async def enter_by_link(request: Request, table: str = "", exp: str = "", nonce: str = "",
+                            sig: str = "") -> Response:
+        """The Director's signed link from the console (``web_ui.arbiter_link``): a session, then the page."""
+        if links is None:
+            raise HTTPException(404, "this table takes no links from the console (no arbiter link key)")
+        refused = links.refusal(table, exp, nonce, sig)
+        if refused is not None:
+            raise HTTPException(403, refused)
+        response = RedirectResponse("/arbiter", status_code=303)
+        open_session(request, response)
+        return response
 
     # --- public: table, spectators, records ----------------------------------------------------------
 
@@ -225,21 +259,8 @@ def create_app(service: TableService, settings: WebSettings, *,
     async def login(body: LoginBody, request: Request, response: Response) -> LoginResult:
         if same_origin(request.headers) is False:
             raise HTTPException(403, "cross-site login refused: the Origin is not this table")
-        client = request.client.host if request.client is not None else "unknown"
-        async with login_lock:  # one PIN check at a time: parallel guesses cannot outrun the limit
-            wait = limiter.retry_after(client)
-            if wait > 0:
-                raise HTTPException(429, f"too many wrong PINs: try again in {int(wait) + 1} s",
-                                    headers={"Retry-After": str(int(wait) + 1)})
-            ok = await asyncio.to_thread(settings.check_pin, body.pin)
-            if not ok:
-                lock = limiter.failed(client)
-                more = f"; locked for {int(lock)} s" if lock else ""
-                raise HTTPException(401, "wrong PIN" + more)
-            limiter.succeeded(client)
-        token, session = sessions.create()
-        response.set_cookie(COOKIE, token, max_age=int(sessions.lifetime), path="/", httponly=True,
-                            samesite="strict", secure=request.url.scheme == "https")
+        await gate.attempt(peer(request), body.pin)
+        session = open_session(request, response)
         return LoginResult(csrf=session.csrf, expires_in=sessions.expires_in(session))
 
     @arb.post("/logout", status_code=204, summary="End the arbiter session", responses={**_401, **_403})

@@ -16,6 +16,9 @@ HTTP contract (errors are ``{"detail": ...}``):
   ``{"accepted": true}``, 409 with its reason, 504 when the table did not answer (offline:
   nothing was applied);
 - ``POST /api/calls/mark {"key", "state"}``: a call ``acknowledged`` or ``resolved``;
+- ``GET /tables/{id}/arbiter``: a redirect (303) to that table's arbiter page by a signed,
+  one-time link (``web_ui.arbiter_link``): the Director is in without the PIN, whatever a PIN
+  guesser did there (404 when the console has no link key or no URL for that table);
 - ``WebSocket /ws``: ``{"kind": "room", ...}`` after every change, ``{"kind": "alarm", "table",
   "text"}`` the moment a table raises an irregularity or calls the Director.
 """
@@ -33,15 +36,26 @@ from typing import Annotated, Any, Literal, Protocol
 
 import anyio
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, Response, WebSocket
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
 from web_ui import jsonbody
+from web_ui.arbiter_link import signed_link
 from web_ui.hub import dumps
 from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody
-from web_ui.security import COOKIE, CSRF_HEADER, AttemptLimiter, Session, Sessions, refuse_busy, same_origin
+from web_ui.security import (
+    COOKIE,
+    CSRF_HEADER,
+    AttemptLimiter,
+    PinGate,
+    Session,
+    Sessions,
+    peer,
+    refuse_busy,
+    same_origin,
+)
 
 __all__ = ["ConsoleService", "ConsoleSettings", "create_console_app"]
 
@@ -76,6 +90,10 @@ class ConsoleSettings(BaseModel):
     """WebSocket clients at once (the Director's devices); more are refused with 1013."""
     push_interval: float = 0.2
     """Seconds: the room is pushed to the pages at most this often (alarms go at once)."""
+    link_key: bytes | None = None
+    """The key shared with the tables: the Director opens a table's arbiter page by a signed link."""
+    table_urls: dict[str, str] = {}
+    """Each table's pages (``https://host:port``), for those links."""
 
 
 class MarkBody(BaseModel):
@@ -93,11 +111,11 @@ def _table(table: str) -> str:
 
 
 def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
-                       clock: Callable[[], float] = time.monotonic) -> FastAPI:
-    """The console's FastAPI app (module doc)."""
+                       clock: Callable[[], float] = time.monotonic, wall: Callable[[], float] = time.time,
+                       sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> FastAPI:
+    """The console's FastAPI app (module doc); ``clock``, ``wall`` and ``sleep`` as for ``web_ui.app.create_app``."""
     sessions = Sessions(clock)
-    limiter = AttemptLimiter(clock)
-    login_lock = asyncio.Lock()
+    gate = PinGate(settings.check_pin, AttemptLimiter(clock), sleep)
     clients: set[asyncio.Queue[str]] = set()
     pending = {"room": False}
 
@@ -172,17 +190,7 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
     async def login(body: LoginBody, request: Request, response: Response) -> LoginResult:
         if same_origin(request.headers) is False:
             raise HTTPException(403, "cross-site login refused: the Origin is not this console")
-        client = request.client.host if request.client is not None else "unknown"
-        async with login_lock:
-            wait = limiter.retry_after(client)
-            if wait > 0:
-                raise HTTPException(429, f"too many wrong PINs: try again in {int(wait) + 1} s",
-                                    headers={"Retry-After": str(int(wait) + 1)})
-            ok = await asyncio.to_thread(settings.check_pin, body.pin)
-            if not ok:
-                lock = limiter.failed(client)
-                raise HTTPException(401, "wrong PIN" + (f"; locked for {int(lock)} s" if lock else ""))
-            limiter.succeeded(client)
+        await gate.attempt(peer(request), body.pin)
         token, session = sessions.create()
         response.set_cookie(COOKIE, token, max_age=int(sessions.lifetime), path="/", httponly=True,
                             samesite="strict", secure=request.url.scheme == "https")
@@ -198,6 +206,15 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
     @api.get("/session", response_model=LoginResult, summary="The session's CSRF token (a reloaded page)")
     async def get_session(session: Director) -> LoginResult:
         return LoginResult(csrf=session.csrf, expires_in=sessions.expires_in(session))
+
+    @app.get("/tables/{table}/arbiter", include_in_schema=False, response_model=None)
+    async def open_arbiter_page(table: str, _: Director) -> Response:
+        """The table's arbiter page, by a signed one-time link (``web_ui.arbiter_link``): no PIN there."""
+        url = settings.table_urls.get(_table(table))
+        if url is None or settings.link_key is None:
+            raise HTTPException(404, f"the console knows no link to table {table}'s pages "
+                                     "(tablectl console --table-url and an arbiter link key)")
+        return RedirectResponse(signed_link(settings.link_key, table, url, wall()), status_code=303)
 
     @api.get("/room", summary="Every table of the room: tiles, calls, travellers, recent alerts")
     async def room(_: Director) -> Json:

@@ -3,9 +3,14 @@
 - **Sessions**: a random token (256 bits) in an ``HttpOnly``, ``SameSite=Strict`` cookie
   (``Secure`` over HTTPS); the server keeps only its SHA-256, with an idle and an absolute
   expiry, and a CSRF token per session.
-- **PIN attempts**: per client address, ``free`` failures, then each further failure locks
-  the client out for ``base`` seconds doubled each time (up to ``cap``); a success clears the
-  count. A table-wide limit bounds guessing from many addresses.
+- **PIN attempts** (``PinGate``): per client address, ``free`` failures, then each further
+  failure locks that client out for ``base`` seconds doubled each time (up to ``cap``); a
+  success clears the count. The address is the TCP peer's: the servers trust no
+  ``X-Forwarded-For`` unless proxies are configured (``tablectl.serve.ServerOptions.proxies``).
+  Failures from every address together never refuse anybody (that would let any device lock
+  the arbiter out): beyond ``table_limit`` of them within an hour every attempt waits ``slow``
+  seconds before its PIN is checked, and the right PIN still opens. PIN checks run one at a
+  time, so parallel guesses cannot outrun the limits.
 - **WebSocket clients** beyond an app's cap are refused with ``refuse_busy`` (close code 1013,
   "try again later"), so that no client can open connections until the server runs out.
 - **Cross-site requests**: every state-changing request needs the session's CSRF token in
@@ -17,16 +22,21 @@ The clock is injected (monotonic seconds).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Mapping
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from fastapi import HTTPException
+from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
-__all__ = ["COOKIE", "CSRF_HEADER", "AttemptLimiter", "Session", "Sessions", "refuse_busy", "same_origin"]
+__all__ = ["COOKIE", "CSRF_HEADER", "AttemptLimiter", "PinGate", "Session", "Sessions", "peer", "refuse_busy",
+           "same_origin"]
 
 COOKIE = "arbiter_session"
 CSRF_HEADER = "x-csrf-token"
@@ -107,8 +117,9 @@ class _Client:
 class AttemptLimiter:
     """PIN attempts per client: ``free`` failures, then lock-outs of ``base`` seconds doubling to ``cap``.
 
-    A client's count is forgotten after ``forget`` seconds without a failure. Beyond
-    ``table_limit`` failures from all clients within ``forget`` seconds, every client waits.
+    A client's count is forgotten after ``forget`` seconds without a failure. Other clients'
+    failures never lock a client out: beyond ``table_limit`` failures from all clients within
+    ``forget`` seconds, every attempt is slowed down by ``slow`` seconds (``slowdown``) instead.
     """
 
     clock: Callable[[], float]
@@ -117,28 +128,34 @@ class AttemptLimiter:
     cap: float = 900.0
     forget: float = 3600.0
     table_limit: int = 50
+    slow: float = 2.0
     _clients: dict[str, _Client] = field(default_factory=dict)
-    _recent: list[float] = field(default_factory=list)
+    _recent: deque[float] = field(default_factory=deque)
 
     def retry_after(self, client: str) -> float:
-        """Seconds ``client`` must wait before another attempt (0: it may try now)."""
+        """Seconds ``client`` must wait before another attempt (0: it may try now): its own lock-out only."""
         now = self.clock()
-        self._recent = [t for t in self._recent if now - t < self.forget]
-        wait = 0.0
-        if len(self._recent) >= self.table_limit:
-            wait = self._recent[0] + self.forget - now
         c = self._clients.get(client)
-        if c is not None:
-            if now - c.last > self.forget:
-                del self._clients[client]
-            else:
-                wait = max(wait, c.locked_until - now)
-        return max(0.0, wait)
+        if c is None:
+            return 0.0
+        if now - c.last > self.forget:
+            del self._clients[client]
+            return 0.0
+        return max(0.0, c.locked_until - now)
+
+    def slowdown(self) -> float:
+        """Seconds every attempt waits before its check: ``slow`` beyond ``table_limit`` recent failures, else 0."""
+        now = self.clock()
+        while self._recent and now - self._recent[0] >= self.forget:
+            self._recent.popleft()
+        return self.slow if len(self._recent) >= self.table_limit else 0.0
 
     def failed(self, client: str) -> float:
         """Record a failure; the lock-out it starts (seconds, 0 for none)."""
         now = self.clock()
         self._recent.append(now)
+        if len(self._recent) > self.table_limit:  # only whether there are that many matters
+            self._recent.popleft()
         if len(self._clients) > 10_000:  # bounded memory: drop the stalest
             stalest = min(self._clients, key=lambda k: self._clients[k].last)
             del self._clients[stalest]
@@ -153,6 +170,42 @@ class AttemptLimiter:
 
     def succeeded(self, client: str) -> None:
         self._clients.pop(client, None)
+
+
+class PinGate:
+    """The PIN's way in: ``attempt(client, pin)`` returns when the PIN is right, else raises the
+    ``HTTPException`` to answer (401 wrong, 429 this client locked out, with ``Retry-After``).
+
+    Checks run one at a time (``check_pin`` is slow on purpose, and runs off the event loop);
+    the table-wide slow-down is waited before queueing, so that it delays but never blocks.
+    ``sleep`` is injected for tests.
+    """
+
+    def __init__(self, check_pin: Callable[[str], bool], limiter: AttemptLimiter,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        self.check_pin = check_pin
+        self.limiter = limiter
+        self.sleep = sleep
+        self._lock = asyncio.Lock()
+
+    async def attempt(self, client: str, pin: str) -> None:
+        delay = self.limiter.slowdown()
+        if delay > 0:
+            await self.sleep(delay)
+        async with self._lock:
+            wait = self.limiter.retry_after(client)
+            if wait > 0:
+                raise HTTPException(429, f"too many wrong PINs from this device: try again in {int(wait) + 1} s",
+                                    headers={"Retry-After": str(int(wait) + 1)})
+            if not await asyncio.to_thread(self.check_pin, pin):
+                lock = self.limiter.failed(client)
+                raise HTTPException(401, "wrong PIN" + (f"; locked for {int(lock)} s" if lock else ""))
+            self.limiter.succeeded(client)
+
+
+def peer(request: HTTPConnection) -> str:
+    """The client's address for the PIN limits: the TCP peer's, unless a configured proxy spoke for it."""
+    return request.client.host if request.client is not None else "unknown"
 
 
 def same_origin(headers: Mapping[str, str]) -> bool | None:

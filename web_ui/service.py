@@ -91,10 +91,13 @@ class WebSettings:
     ``drivers.config.hash_pin``); ``spectator_delay`` (seconds) holds back what the spectator
     page shows; ``table_name`` titles the pages; ``max_public_clients`` caps the table's and
     spectators' WebSockets together (more are refused with 1013, "try again later"; the arbiter's
-    are not counted).
+    are not counted); ``link_key`` and ``table_id`` let the Director's console open the arbiter
+    page with a signed link (``web_ui.arbiter_link``; without both, no link opens it).
     """
 
     check_pin: Callable[[str], bool]
     spectator_delay: float = 0.0
     table_name: str = "Table 1"
     max_public_clients: int = 200
+    link_key: bytes | None = None
+    table_id: str | None = None

@@ -90,16 +90,29 @@ def _port_free(host: str, port: int) -> bool:
     return True
 
 
-def _serve_console(console: Any, pin_hash: str, host: str, port: int, club: str) -> int:
-    from tablectl.serve import ServerOptions, run_server
+def _serve_console(console: Any, pin_hash: str, options: Any, club: str, link_key: bytes | None = None,
+                   table_urls: dict[str, str] | None = None) -> int:
+    from tablectl.serve import run_server
     from web_ui.console import ConsoleSettings, create_console_app
 
     def check(pin: str) -> bool:
         return isinstance(pin, str) and 0 < len(pin) <= 64 and verify_pin(pin, pin_hash)
 
-    app = create_console_app(console, ConsoleSettings(check_pin=check, club=club))
-    run_server(app, ServerOptions(host, port, graceful=3.0))
+    app = create_console_app(console, ConsoleSettings(check_pin=check, club=club, link_key=link_key,
+                                                      table_urls=table_urls or {}))
+    run_server(app, options)
     return 0
+
+
+def _table_urls(pairs: list[str] | None) -> dict[str, str]:
+    """``--table-url ID=URL`` options as a map; ValueError naming a malformed one."""
+    urls: dict[str, str] = {}
+    for pair in pairs or ():
+        table, sep, url = pair.partition("=")
+        if not sep or not valid_name(table) or not url.startswith(("http://", "https://")):
+            raise ValueError(f"--table-url {pair!r}: give ID=URL, e.g. 3=https://table-3.local:8443")
+        urls[table] = url.rstrip("/")
+    return urls
 
 
 def _cmd_console(args: argparse.Namespace) -> int:
@@ -117,7 +130,15 @@ def _cmd_console(args: argparse.Namespace) -> int:
     except (BridgeTableError, ValueError) as exc:
         print(f"tablectl console: {exc}", file=sys.stderr)
         return 2
+    from tablectl.serve import ServerOptions
+    from web_ui.arbiter_link import load_key
+
     host, port = args.host or "127.0.0.1", args.port or CONSOLE_PORT
+    try:
+        link_key, table_urls = load_key(args.arbiter_link_key_file), _table_urls(args.table_url)
+    except ValueError as exc:
+        print(f"tablectl console: {exc}", file=sys.stderr)
+        return 2
     if not _port_free(host, port):
         print(f"tablectl console: port {port} on {host} is taken by another program: choose another with --port",
               file=sys.stderr)
@@ -131,7 +152,9 @@ def _cmd_console(args: argparse.Namespace) -> int:
     if pin is not None:
         print(f"  PIN: {pin}")
     try:
-        return _serve_console(console, pin_hash, host, port, address.club)
+        return _serve_console(console, pin_hash, ServerOptions(host, port, graceful=3.0,
+                                                               proxies=tuple(args.trusted_proxy or ())),
+                              address.club, link_key, table_urls)
     finally:
         console.stop()
 
@@ -142,7 +165,8 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
     from tablectl.room.broker import init_room
     from tablectl.room.console import Console
     from tablectl.room.process import BrokerError, MosquittoMissing, MosquittoProcess, free_port, runnable_config
-    from tablectl.serve import setup_logging
+    from tablectl.serve import ServerOptions, setup_logging
+    from web_ui.arbiter_link import ENV as LINK_ENV
 
     started = time.monotonic()
     setup_logging(args.verbose)
@@ -171,6 +195,7 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
         return 2
     pin_hash, pin = _pin_hash(args)
     env_pin = args.arbiter_pin or os.environ.get("BRIDGE_ARBITER_PIN") or pin
+    link_key = secrets.token_hex(32)  # the console opens each table's arbiter page with it
     children: list[subprocess.Popen[bytes]] = []
     console = Console(room.address_of("console"), root / "console")
     try:
@@ -185,7 +210,7 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
             if i == 1 and args.first_irregularity != "none":
                 cmd += ["--first-irregularity", args.first_irregularity]
             env = {**os.environ, "BRIDGE_CLUB_URL": room.url(table), "BRIDGE_TABLE_ID": table,
-                   "BRIDGE_ARBITER_PIN": env_pin or ""}
+                   "BRIDGE_ARBITER_PIN": env_pin or "", LINK_ENV: link_key}
             out = (data / "demo.out").open("wb")
             children.append(subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
                                              start_new_session=True))
@@ -195,13 +220,16 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
         print(f"  Director's console   http://127.0.0.1:{ports[0]}/")
         for i, table in enumerate(tables, start=1):
             print(f"  table {table:>2}  players http://127.0.0.1:{ports[i]}/   arbiter http://127.0.0.1:{ports[i]}/arbiter")
+        print(f"  from the console, once logged in: http://127.0.0.1:{ports[0]}/tables/N/arbiter opens table N's "
+              "arbiter page without its PIN")
         if pin is not None:
             print(f"  PIN (console and every table's arbiter page): {pin}")
         print(f"  started in {time.monotonic() - started:.1f} s; table 1 commits "
               f"{args.first_irregularity.replace('_', ' ')} on its first board; Ctrl-C stops the room", flush=True)
         watcher = threading.Thread(target=_watch, args=(children, root), daemon=True)
         watcher.start()
-        return _serve_console(console, pin_hash, "127.0.0.1", ports[0], DEMO_CLUB)
+        return _serve_console(console, pin_hash, ServerOptions("127.0.0.1", ports[0], graceful=3.0), DEMO_CLUB,
+                              link_key.encode(), {t: f"http://127.0.0.1:{ports[i]}" for i, t in enumerate(tables, 1)})
     finally:
         for child in children:
             with contextlib.suppress(ProcessLookupError):
@@ -239,6 +267,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room:
                                   "the club LAN)")
     c.add_argument("--data-dir", type=Path, help="where the console keeps what the tables sent (console.sqlite)")
     c.add_argument("--arbiter-pin", help="the Director's PIN (else $BRIDGE_ARBITER_PIN; else one is made up)")
+    c.add_argument("--trusted-proxy", action="append", metavar="ADDRESS",
+                   help="a reverse proxy whose X-Forwarded-For is believed (repeat for more; default none)")
+    c.add_argument("--arbiter-link-key-file", type=Path, metavar="FILE",
+                   help="the key shared with the tables (their arbiter.link_key_file; else $BRIDGE_ARBITER_LINK_KEY): "
+                        "the Director opens a table's arbiter page from the console, without its PIN")
+    c.add_argument("--table-url", action="append", metavar="ID=URL",
+                   help="where table ID serves its pages, for those links (repeat per table), "
+                        "e.g. 3=https://table-3.local:8443")
     c.add_argument("--verbose", action="store_true")
     c.set_defaults(func=_cmd_console)
     if room is not None:

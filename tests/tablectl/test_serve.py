@@ -20,7 +20,8 @@ from tablectl import serve
 
 
 def _args(**kw: object) -> argparse.Namespace:
-    base: dict[str, object] = {"arbiter_pin": None, "host": None, "port": None}
+    base: dict[str, object] = {"arbiter_pin": None, "host": None, "port": None, "trusted_proxy": None,
+                               "arbiter_link_key_file": None, "table_id": None}
     return argparse.Namespace(**(base | kw))
 
 
@@ -39,10 +40,35 @@ def test_pin_comes_from_the_option_then_the_config_then_the_environment(monkeypa
 
 
 def test_listen_defaults_to_localhost_8000_unless_the_config_opens_it() -> None:
-    assert serve._listen(_args(), None) == ("127.0.0.1", 8000)
+    assert serve._listen(_args(), None) == serve.ServerOptions("127.0.0.1", 8000)
     lan = loads('[table]\nname = "T"\n[listen]\nhost = "0.0.0.0"\nport = 8080\n')
-    assert serve._listen(_args(), lan) == ("0.0.0.0", 8080)
-    assert serve._listen(_args(host="10.0.0.5", port=9000), lan) == ("10.0.0.5", 9000)
+    assert serve._listen(_args(), lan) == serve.ServerOptions("0.0.0.0", 8080)
+    assert serve._listen(_args(host="10.0.0.5", port=9000), lan) == serve.ServerOptions("10.0.0.5", 9000)
+
+
+def test_forwarded_headers_are_believed_only_from_the_proxies_configured() -> None:
+    assert serve._listen(_args(), None).proxies == ()
+    proxied = loads('[table]\nname = "T"\n[listen]\nproxies = ["10.0.0.2"]\n')
+    assert serve._listen(_args(), proxied).proxies == ("10.0.0.2",)
+    assert serve._listen(_args(trusted_proxy=["10.0.0.3"]), proxied).proxies == ("10.0.0.3",)
+    with pytest.raises(ValueError, match=r"listen\.proxies"):
+        loads('[table]\nname = "T"\n[listen]\nproxies = "10.0.0.2"\n')
+
+
+def test_the_arbiter_link_key_comes_from_the_option_then_the_config_then_the_environment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "a.key").write_text("a" * 64 + "\n")
+    (tmp_path / "b.key").write_text("b" * 64 + "\n")
+    config = loads('[table]\nname = "T"\n[arbiter]\nlink_key_file = "b.key"\n[club]\nurl = "mqtt://h/c"\n'
+                   'table_id = 3\n', tmp_path / "table.toml")
+    monkeypatch.setenv("BRIDGE_ARBITER_LINK_KEY", "c" * 64)
+    monkeypatch.setenv("BRIDGE_TABLE_ID", "9")
+    assert serve._link(_args(arbiter_link_key_file=tmp_path / "a.key"), config) == (b"a" * 64, "3")
+    assert serve._link(_args(), config) == (b"b" * 64, "3")
+    assert serve._link(_args(), None) == (b"c" * 64, "9")
+    monkeypatch.setenv("BRIDGE_ARBITER_LINK_KEY", "short")
+    with pytest.raises(ValueError, match="too short"):
+        serve._link(_args(), None)
 
 
 def test_log_lines_carry_journald_priorities_under_systemd(monkeypatch: pytest.MonkeyPatch,

@@ -88,10 +88,11 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("kind", choices=["table", "console"])
     p.add_argument("--port", type=int, required=True)
+    p.add_argument("--proxy", action="append", default=[], help="a trusted proxy's address")
     args = p.parse_args()
     app = (create_app(LocalTable(), settings()) if args.kind == "table"
            else create_console_app(FakeConsole(), console_settings()))
-    run_server(app, ServerOptions(host="127.0.0.1", port=args.port, graceful=2.0))
+    run_server(app, ServerOptions(host="127.0.0.1", port=args.port, graceful=2.0, proxies=tuple(args.proxy)))
 
 
 if __name__ == "__main__":
