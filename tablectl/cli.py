@@ -231,6 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_commands(sub)
     room.add_commands(sub)
     __import__("tablectl.score", fromlist=["add_commands"]).add_commands(sub)  # tablectl score (field scoring)
+    __import__("tablectl.handrecord", fromlist=["add_commands"]).add_commands(sub)  # tablectl handrecord
     return parser
 
 
