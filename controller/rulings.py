@@ -112,8 +112,9 @@ class RevokeRecord:
     """A revoke by ``seat`` at ``trick`` in ``suit`` (the suit led or required).
 
     ``established`` follows Law 63; ``exempt`` names the reason no trick is transferred
-    (Law 64B / R 64D): ``second_revoke_same_suit``, ``dummy``, ``twelfth_trick``,
-    ``corrected``, ``adjusted``.
+    (Law 64B / R 64D): ``faced_card`` (the card not played was a penalty card faced on the
+    table, D 64B3, R 64D3), ``twelfth_trick``, ``corrected``, ``adjusted:<tricks>``; a second
+    revoke in the same suit and dummy's are found when the transfer is computed.
     """
 
     source: int
@@ -161,6 +162,9 @@ class RulesOfCode:
     # penalty cards in several suits, declarer prohibits a lead: D 51 lets him name one or more
     # of the suits, R 51 prohibits every such suit
     pc_prohibition_covers_every_suit: bool = False
+    # a revoke made in failing to play a faced card (a penalty card) transfers no trick: D 64B3,
+    # R 64D3; the 1905 laws have no such exemption (W 85, 87: only dummy's, W 65)
+    faced_card_revoke_exempt: bool = True
 
 
 DUPLICATE_RULES = RulesOfCode()
@@ -175,7 +179,8 @@ RUBBER_CLUB_RULES = RulesOfCode(
     disputed_claim_plays_on=False, both_sides_revoked_no_transfer=False,
     pc_prohibition_covers_every_suit=True)
 BRIDGE1905_RULES = RulesOfCode(family="bridge1905", revoke_penalty="w87",
-                               both_sides_revoked_no_transfer=False, disputed_claim_plays_on=True)
+                               both_sides_revoked_no_transfer=False, disputed_claim_plays_on=True,
+                               faced_card_revoke_exempt=False)
 
 
 NOTIFY_LEVELS = ("log", "arbiter", "table")
@@ -483,7 +488,13 @@ def revoke_transfers(play: Play, revokes: Iterable[RevokeRecord], penalty: str,
     notes: list[str] = []
     seen: set[tuple[Seat, Suit]] = set()
     for r in revokes:
-        if not r.established or r.exempt:
+        if not r.established or (r.exempt and r.exempt != "faced_card"):
+            continue
+        if r.exempt == "faced_card":
+            # D 64B3, R 64D3: still a revoke (a later one in the suit is a second revoke), never a transfer
+            seen.add((r.seat, r.suit))
+            notes.append(f"revoke by {r.seat} in failing to play a faced card (a penalty card) in "
+                         f"{_SUIT_WORDS[r.suit]}: no transfer (D 64B3; R 64D3)")
             continue
         if (r.seat, r.suit) in seen:
             notes.append(f"second revoke by {r.seat} in {_SUIT_WORDS[r.suit]}: no transfer "

@@ -361,6 +361,19 @@ _PLAY: tuple[Row, ...] = (
         Option("adjust", "the arbiter sets the tricks transferred for the revoke to {tricks}", (
             Arg("tricks", "tricks", True, "tricks transferred", unknown="the number of tricks he decides"),)),
     ), note="A revoke confirmed may be ruled again (corrected, or its transfer adjusted) until the board is scored."),
+    Row("revoke_faced_card", ("revoke",), "the defender who did not play his penalty card", "arbiter", (
+        Option("correct", "the revoke is corrected before it is established: the revoke card goes back (a "
+                          "major penalty card) and {offender} plays {card} instead", (
+                              Arg("card", "card", False, "card played instead (optional)",
+                                  unknown="the penalty card"),)),
+        Option("confirm", "the arbiter confirms the revoke: it was made in failing to play a card faced on the "
+                          "table, so no trick is transferred"),
+        Option("adjust", "the arbiter restores equity: {tricks} transferred for the revoke", (
+            Arg("tricks", "tricks", True, "tricks transferred", unknown="the number of tricks he decides"),)),
+    ), title="Revoke in failing to play a penalty card",
+        note="The only cards of the suit led that he held lay face up on the table as penalty cards: a revoke "
+             "without trick transfer; the arbiter may still restore equity.",
+        codes=("duplicate", "rubber", "chicago")),
     Row("revoke_twelfth_trick", ("revoke",), "the player who revoked", "arbiter", (
         Option("correct", "the revoke on the twelfth trick must be corrected: the revoke card goes back and "
                           "{offender} plays {card} instead", (

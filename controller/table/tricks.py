@@ -13,7 +13,7 @@ accepted lead out of turn leads the trick (Laws 53, 54A); declarer and dummy exc
 from __future__ import annotations
 
 from controller import rulings as r
-from controller.cards import Card
+from controller.cards import Card, Suit
 from controller.contract import Contract
 from controller.irregularities import Irregularity, detect_revoke
 from controller.play import Trick
@@ -59,12 +59,18 @@ def _play(state: TableState, board: BoardState, seat: Seat, card: Card, t: float
     if revoke is None and play.hands[seat] is None:
         late = _revoke_shown_later(board, seat, card)
         if late is not None:
-            state, board, irr = _raise(state, board, "revoke", seat,
+            # the card that reveals the revoke was a penalty card on the table at the time:
+            # the revoke was made in failing to play a faced card (D 64B3; R 64D3)
+            faced = late != 12 and state.code.rules.faced_card_revoke_exempt and _faced_since(
+                state, board, seat, card, late)
+            state, board, irr = _raise(state, board, "revoke_faced_card" if faced else "revoke", seat,
                                        f"{seat} showed out of {_SUIT_NAMES[card.suit]} at trick {late} and now "
-                                       f"plays {card}", t, late)
+                                       f"plays {card}" + (" (a penalty card on the table)" if faced else ""),
+                                       t, late)
             established = trick_no > late
             board = evolve(board, revokes=(*board.revokes, RevokeRecord(
-                irr.id, seat, late, card.suit, established, "twelfth_trick" if late == 12 else "")))
+                irr.id, seat, late, card.suit, established,
+                "twelfth_trick" if late == 12 else "faced_card" if faced else "")))
             irrs.append(irr)
             # LAWS.md 1.H.4: that show-out is now one revoke, reported once; later cards of
             # the suit reveal nothing more (a later show-out starts a new ledger entry)
@@ -72,12 +78,18 @@ def _play(state: TableState, board: BoardState, seat: Seat, card: Card, t: float
         if led is not None and card.suit is not led:
             shown_out = (*shown_out, (seat, led, trick_no))
     if revoke is not None and led is not None:
-        situation = "revoke_twelfth_trick" if trick_no == 12 else "revoke"
+        # D 64B3, R 64D3: when every card of the suit led that he held lay face up on the table
+        # as a penalty card, the revoke was made in failing to play a faced card: no transfer
+        only_faced = (_only_faced_cards_of(board, seat, led)
+                      if trick_no != 12 and state.code.rules.faced_card_revoke_exempt else "")
+        situation = "revoke_twelfth_trick" if trick_no == 12 else "revoke_faced_card" if only_faced else "revoke"
+        holding = f"only the penalty card {only_faced}" if only_faced else _SUIT_NAMES[led]
         state, board, irr = _raise(state, board, situation, seat,
-                                   f"{seat} played {card} on a {_SUIT_NAMES[led]} lead holding "
-                                   f"{_SUIT_NAMES[led]}", t, trick_no)
+                                   f"{seat} played {card} on a {_SUIT_NAMES[led]} lead holding {holding}",
+                                   t, trick_no)
         board = evolve(board, revokes=(*board.revokes, RevokeRecord(
-            irr.id, seat, trick_no, led, False, "twelfth_trick" if trick_no == 12 else "")))
+            irr.id, seat, trick_no, led, False,
+            "twelfth_trick" if trick_no == 12 else "faced_card" if only_faced else "")))
         irrs.append(irr)
     if broken is not None:
         state, board, irr = _raise(state, board, "failure_to_comply_with_restriction", seat,
@@ -152,6 +164,28 @@ def _play_deferred(state: TableState, board: BoardState,
         events.extend(ev)
         irrs.extend(ir)
     return state, board, events, irrs
+
+
+def _only_faced_cards_of(board: BoardState, seat: Seat, suit: Suit) -> str:
+    """The penalty cards of ``suit`` that ``seat`` holds, as text, when they are all the cards of
+    ``suit`` in his hand (he can follow only with a card faced on the table); else ``""``."""
+    play = board.play
+    hand = play.hands[seat] if play is not None else None
+    if hand is None or not board.penalty_cards:
+        return ""
+    of_suit = {c for c in hand if c.suit is suit}
+    faced = {pc.card for pc in board.penalty_cards if pc.seat is seat}
+    return " ".join(str(c) for c in sorted(of_suit, reverse=True)) if of_suit and of_suit <= faced else ""
+
+
+def _faced_since(state: TableState, board: BoardState, seat: Seat, card: Card, trick: int) -> bool:
+    """Whether ``card`` has been a penalty card of ``seat`` on the table since trick ``trick`` or
+    before (a card exposed during the auction has been one since the play began)."""
+    for pc in board.penalty_cards:
+        if pc.seat is seat and pc.card == card:
+            source = state.irregularity(pc.source)
+            return source is None or source.trick is None or source.trick <= trick
+    return False
 
 
 def _revoke_shown_later(board: BoardState, seat: Seat, card: Card) -> int | None:
