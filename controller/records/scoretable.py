@@ -1,4 +1,4 @@
-"""PBN results: ``[ScoreTable]``, ``[TotalScoreTable]`` and ``[ScoreIMP]`` read into events to score.
+"""PBN results: ``[ScoreTable]``, ``[TotalScoreTable]`` and ``[ScoreIMP]`` read into events to score, and written.
 
 A PBN table (PBN 2.1 §5.2) is a tag whose value names its columns, ``Name\\widthAlign``
 separated by ``;`` (an optional ``+``/``-`` before a name gives its order), followed by its
@@ -23,6 +23,10 @@ every value it printed, for ``tablectl score --check``. The programs it knows:
   from its contract and result.
 
 It never raises for the content of a file: what it cannot use is listed in ``warnings``.
+
+``dumps``/``dump`` write scored events back as PBN 2.1 results (travellers, ranking, team
+rooms), with the event's conventions in a ``[ScoringConventions]`` tag that the reader takes
+over what it would guess from the producing program; what they write reads back the same.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""USEBIO 1.2 results (the EBU's XML for club results) read into events to score.
+"""USEBIO 1.2 results (the EBU's XML for club results) read into events to score, and written.
 
 A USEBIO file holds ``EVENT`` elements; a pairs event lists its ``PARTICIPANTS`` (``PAIR``:
 number, place, boards played, percentage) and its ``BOARD`` travellers (``TRAVELLER_LINE``:
@@ -18,6 +18,10 @@ The XML is parsed by the standard library, which never fetches an external entit
 a document declaring entities of its own is refused (as defusedxml does). Nothing in the
 content of a file raises: what cannot be used is in ``warnings``; XML that is not
 well-formed raises ``RecordError``.
+
+``dumps``/``dump`` write scored events as USEBIO 1.2 in the structure read here, with each
+event's conventions in a ``<?bridge-conventions?>`` processing instruction that the reader
+takes over what it would guess from ``PROGRAM_NAME``; what they write reads back the same.
 """
 
 from __future__ import annotations
@@ -360,8 +364,8 @@ def _event_head(score: EventScore, event_type: str, program: str, extra: Sequenc
     event = score.event
     ev = ET.Element("EVENT", {"EVENT_TYPE": event_type})
     for s in (score, *extra):
-        ev.append(ET.ProcessingInstruction(
-            _CONVENTIONS_PI, f"{s.event.scoring.value}: {conventions_text(s.event.conventions)}"))
+        text = f"{s.event.scoring.value}: {conventions_text(s.event.conventions)}".replace("?>", "? >")
+        ev.append(ET.ProcessingInstruction(_CONVENTIONS_PI, text))
     _sub(ev, "PROGRAM_NAME", program)
     _sub(ev, "EVENT_DESCRIPTION", event.name)
     _sub(ev, "BOARD_SCORING_METHOD", _METHOD[event.scoring])
