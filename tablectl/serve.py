@@ -41,8 +41,8 @@ from web_ui.arbiter_link import ENV as LINK_ENV
 from web_ui.arbiter_link import load_key
 from web_ui.service import WebSettings
 
-__all__ = ["ServerOptions", "add_commands", "add_server_options", "default_data_dir", "run_server", "setup_logging",
-           "uvicorn_config"]
+__all__ = ["PIN_FILE", "ServerOptions", "add_commands", "add_pin_options", "add_server_options", "default_data_dir",
+           "given_pin", "run_server", "setup_logging", "show_pin", "uvicorn_config"]
 
 log = logging.getLogger("tablectl")
 
@@ -98,20 +98,63 @@ def _archive(db: Path) -> Path | None:
     return target
 
 
-def _pin(args: argparse.Namespace, config: TableConfig | None, generate: bool) -> tuple[str, str | None]:
-    """The arbiter's PIN hash, and the PIN itself when it should be printed (made up here)."""
+PIN_FILE = "arbiter-pin"
+"""Where a made-up PIN is kept in the data dir when no terminal shows it (mode 0600)."""
+
+
+def given_pin(args: argparse.Namespace) -> str | None:
+    """The PIN given to the command: ``--arbiter-pin-file``, else ``--arbiter-pin`` (with a warning:
+    every user of the machine sees a command line), else ``$BRIDGE_ARBITER_PIN``; ValueError for an
+    unreadable or empty file."""
+    path = getattr(args, "arbiter_pin_file", None)
+    if path is not None:
+        try:
+            lines = Path(path).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ValueError(f"cannot read the PIN file {path}: {exc}") from None
+        pin = lines[0].strip() if lines else ""
+        if not pin:
+            raise ValueError(f"the PIN file {path} is empty")
+        return pin
     if args.arbiter_pin:
-        return hash_pin(args.arbiter_pin), None
+        log.warning("--arbiter-pin shows the PIN to every user of this machine (the process list, "
+                    "/proc/PID/cmdline): give it with --arbiter-pin-file FILE or $BRIDGE_ARBITER_PIN instead")
+        return str(args.arbiter_pin)
+    return os.environ.get("BRIDGE_ARBITER_PIN") or None
+
+
+def _pin(args: argparse.Namespace, config: TableConfig | None, generate: bool) -> tuple[str, str | None]:
+    """The arbiter's PIN hash, and the PIN itself when it was made up here (``show_pin`` says where
+    it is); the options first, then the config's ``pin_hash``, then the environment."""
+    if getattr(args, "arbiter_pin_file", None) is not None or args.arbiter_pin:
+        return hash_pin(given_pin(args) or ""), None
     if config is not None and config.arbiter_pin_hash:
         return config.arbiter_pin_hash, None
-    env = os.environ.get("BRIDGE_ARBITER_PIN")
+    env = given_pin(args)
     if env:
         return hash_pin(env), None
     if not generate:
-        log.warning("no arbiter PIN configured (arbiter.pin_hash, --arbiter-pin, BRIDGE_ARBITER_PIN): "
+        log.warning("no arbiter PIN configured (arbiter.pin_hash, --arbiter-pin-file, BRIDGE_ARBITER_PIN): "
                     "one is made up for this run")
     pin = f"{secrets.randbelow(1_000_000):06d}"
     return hash_pin(pin), pin
+
+
+def show_pin(pin: str, data_dir: Path, label: str = "arbiter PIN") -> str:
+    """The line that tells where a made-up PIN is: the PIN itself when stdout is an interactive
+    terminal; else (a log, journald) it goes to ``<data_dir>/arbiter-pin``, readable by its owner
+    only, and the line names that file. Never logged."""
+    if sys.stdout.isatty():
+        return f"{label}: {pin}"
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / PIN_FILE
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # a file left by an earlier run keeps its own mode otherwise
+        os.write(fd, f"{pin}\n".encode())
+    finally:
+        os.close(fd)
+    return f"{label}: in {path.resolve()} (readable by this user only; a PIN is printed only on a terminal)"
 
 
 def _check_pin(pin_hash: str) -> Callable[[str], bool]:
@@ -135,15 +178,15 @@ def _link(args: argparse.Namespace, config: TableConfig | None) -> tuple[bytes |
     return load_key(path), table
 
 
-def _print_urls(options: ServerOptions, pin: str | None, started: float) -> None:
+def _print_urls(options: ServerOptions, pin_line: str | None, started: float) -> None:
     host, port = options.host, options.port
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     for name, path in PAGES:
         print(f"  {name:9} http://{shown}:{port}{path}")
     if host in ("0.0.0.0", "::"):
         print(f"  (listening on every interface, port {port}: the club LAN reaches it by this Pi's address)")
-    if pin is not None:
-        print(f"  arbiter PIN: {pin}")
+    if pin_line is not None:
+        print(f"  {pin_line}")
     print(f"  started in {time.monotonic() - started:.2f} s", flush=True)
 
 
@@ -239,8 +282,7 @@ def _common(p: argparse.ArgumentParser, data_dir_help: str) -> None:
     p.add_argument("--host", help="web server address (default 127.0.0.1, or the config's [listen] host; "
                                   "0.0.0.0 opens it to the club LAN)")
     p.add_argument("--data-dir", type=Path, help=data_dir_help)
-    p.add_argument("--arbiter-pin", help="the arbiter's PIN (else the config's arbiter.pin_hash, else "
-                                         "$BRIDGE_ARBITER_PIN)")
+    add_pin_options(p, "the arbiter's PIN", "else the config's arbiter.pin_hash, else $BRIDGE_ARBITER_PIN")
     add_server_options(p)
     p.add_argument("--no-web", "--headless", dest="no_web", action="store_true",
                    help="run without the web server")
@@ -248,6 +290,17 @@ def _common(p: argparse.ArgumentParser, data_dir_help: str) -> None:
                    help="move the data dir's log aside (table-<time>.sqlite) and start a new session")
     p.add_argument("--verbose", action="store_true", help="debug logging")
     add_link_options(p)
+
+
+def add_pin_options(p: argparse.ArgumentParser, what: str, otherwise: str) -> None:
+    """``--arbiter-pin-file`` and ``--arbiter-pin`` (which the process list shows)."""
+    pins = p.add_mutually_exclusive_group()
+    pins.add_argument("--arbiter-pin-file", type=Path, metavar="FILE",
+                      help=f"a file (mode 0600) whose first line is {what} ({otherwise}; without any, one is made "
+                           f"up: shown on a terminal, else kept in DATA_DIR/{PIN_FILE})")
+    pins.add_argument("--arbiter-pin", metavar="PIN",
+                      help=f"{what} on the command line: every user of the machine sees it (ps); prefer "
+                           "--arbiter-pin-file or $BRIDGE_ARBITER_PIN")
 
 
 def add_server_options(p: argparse.ArgumentParser) -> None:
@@ -325,9 +378,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
             boards=_maybe(load_board_tags, args.boards or config.boards),
             hand_record=_maybe(load_hand_record, args.hand_record or config.hand_record))
         pin_hash, pin = _pin(args, config, generate=False)
-        runtime = _open_runtime(args.data_dir or default_data_dir(), setup, args.new_session)
+        data_dir = args.data_dir or default_data_dir()
+        runtime = _open_runtime(data_dir, setup, args.new_session)
         devices = open_table(config, runtime.clock)
-    except (BridgeTableError, OSError, ImportError) as exc:
+    except (BridgeTableError, OSError, ImportError, ValueError) as exc:
         print(f"tablectl run: {exc}", file=sys.stderr)
         return 2
     runtime.indicator = devices.indicator
@@ -356,7 +410,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             with _Stopper() as stop:
                 stop.wait()
             return 0
-        _print_urls(options, pin, started)
+        _print_urls(options, None if pin is None else show_pin(pin, data_dir), started)
         return _serve(runtime, settings, options)
     finally:
         if link is not None:
@@ -420,9 +474,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         runtime.stop()
         print(f"tablectl demo: {exc}", file=sys.stderr)
         return 2
-    pin_hash, pin = _pin(args, None, generate=True)
     server = _listen(args, None)
     try:
+        pin_hash, pin = _pin(args, None, generate=True)
         link_key, table_id = _link(args, None)
     except ValueError as exc:
         if link is not None:
@@ -443,7 +497,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             thread.join(10)
             _summary(runtime)
             return 0
-        _print_urls(server, pin, started)
+        _print_urls(server, None if pin is None else show_pin(pin, args.data_dir or Path(".demo-data")), started)
         thread.start()
         code = _serve(runtime, WebSettings(check_pin=_check_pin(pin_hash), table_name="Demo table",
                                            link_key=link_key, table_id=table_id), server)

@@ -70,14 +70,16 @@ def open_link(args: argparse.Namespace, runtime: Any, config: Any = None) -> Any
 
 # -- tablectl console ------------------------------------------------------------------------------
 
-def _pin_hash(args: argparse.Namespace) -> tuple[str, str | None]:
-    if args.arbiter_pin:
-        return hash_pin(args.arbiter_pin), None
-    env = os.environ.get("BRIDGE_ARBITER_PIN")
-    if env:
-        return hash_pin(env), None
+def _the_pin(args: argparse.Namespace) -> tuple[str, str | None]:
+    """The PIN given (``--arbiter-pin-file``, ``--arbiter-pin``, ``$BRIDGE_ARBITER_PIN``), else one
+    made up: ``(PIN, the made-up PIN or None)``; ValueError for an unreadable or empty PIN file."""
+    from tablectl.serve import given_pin
+
+    given = given_pin(args)
+    if given:
+        return given, None
     pin = f"{secrets.randbelow(1_000_000):06d}"
-    return hash_pin(pin), pin
+    return pin, pin
 
 
 def _port_free(host: str, port: int) -> bool:
@@ -130,12 +132,13 @@ def _cmd_console(args: argparse.Namespace) -> int:
     except (BridgeTableError, ValueError) as exc:
         print(f"tablectl console: {exc}", file=sys.stderr)
         return 2
-    from tablectl.serve import ServerOptions
+    from tablectl.serve import ServerOptions, show_pin
     from web_ui.arbiter_link import load_key
 
     host, port = args.host or "127.0.0.1", args.port or CONSOLE_PORT
     try:
         link_key, table_urls = load_key(args.arbiter_link_key_file), _table_urls(args.table_url)
+        pin, made_up = _the_pin(args)
     except ValueError as exc:
         print(f"tablectl console: {exc}", file=sys.stderr)
         return 2
@@ -144,15 +147,14 @@ def _cmd_console(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     data_dir = args.data_dir or Path(os.environ.get("STATE_DIRECTORY", "").split(":")[0] or ".console-data")
-    pin_hash, pin = _pin_hash(args)
     console = Console(address, Path(data_dir))
     console.start()
     print(f"Director's console for {address.club} ({address.url()})")
     print(f"  console   http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/")
-    if pin is not None:
-        print(f"  PIN: {pin}")
+    if made_up is not None:
+        print(f"  {show_pin(made_up, Path(data_dir), 'PIN')}", flush=True)
     try:
-        return _serve_console(console, pin_hash, ServerOptions(host, port, graceful=3.0,
+        return _serve_console(console, hash_pin(pin), ServerOptions(host, port, graceful=3.0,
                                                                proxies=tuple(args.trusted_proxy or ())),
                               address.club, link_key, table_urls)
     finally:
@@ -165,7 +167,7 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
     from tablectl.room.broker import init_room
     from tablectl.room.console import Console
     from tablectl.room.process import BrokerError, MosquittoMissing, MosquittoProcess, free_port, runnable_config
-    from tablectl.serve import ServerOptions, setup_logging
+    from tablectl.serve import ServerOptions, setup_logging, show_pin
     from web_ui.arbiter_link import ENV as LINK_ENV
 
     started = time.monotonic()
@@ -182,6 +184,11 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
               f"program: stop it, or choose other ports with --port (the console gets --port, table N --port+N)",
               file=sys.stderr)
         return 2
+    try:
+        pin, made_up = _the_pin(args)
+    except ValueError as exc:
+        print(f"tablectl room demo: {exc}", file=sys.stderr)
+        return 2
     root = Path(args.data_dir)
     for sub in ("console", *(f"table-{i}" for i in range(1, n + 1))):
         shutil.rmtree(root / sub, ignore_errors=True)  # a demo room starts afresh
@@ -193,8 +200,6 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
     except (MosquittoMissing, BrokerError, BridgeTableError, OSError) as exc:
         print(f"tablectl room demo: the room's broker cannot start: {exc}", file=sys.stderr)
         return 2
-    pin_hash, pin = _pin_hash(args)
-    env_pin = args.arbiter_pin or os.environ.get("BRIDGE_ARBITER_PIN") or pin
     link_key = secrets.token_hex(32)  # the console opens each table's arbiter page with it
     children: list[subprocess.Popen[bytes]] = []
     console = Console(room.address_of("console"), root / "console")
@@ -210,7 +215,7 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
             if i == 1 and args.first_irregularity != "none":
                 cmd += ["--first-irregularity", args.first_irregularity]
             env = {**os.environ, "BRIDGE_CLUB_URL": room.url(table), "BRIDGE_TABLE_ID": table,
-                   "BRIDGE_ARBITER_PIN": env_pin or "", LINK_ENV: link_key}
+                   "BRIDGE_ARBITER_PIN": pin, LINK_ENV: link_key}  # the environment: never on a command line
             out = (data / "demo.out").open("wb")
             children.append(subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
                                              start_new_session=True))
@@ -222,13 +227,14 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
             print(f"  table {table:>2}  players http://127.0.0.1:{ports[i]}/   arbiter http://127.0.0.1:{ports[i]}/arbiter")
         print(f"  from the console, once logged in: http://127.0.0.1:{ports[0]}/tables/N/arbiter opens table N's "
               "arbiter page without its PIN")
-        if pin is not None:
-            print(f"  PIN (console and every table's arbiter page): {pin}")
+        if made_up is not None:
+            label = "PIN (console and every table's arbiter page)"
+            print(f"  {show_pin(made_up, root, label)}")
         print(f"  started in {time.monotonic() - started:.1f} s; table 1 commits "
               f"{args.first_irregularity.replace('_', ' ')} on its first board; Ctrl-C stops the room", flush=True)
         watcher = threading.Thread(target=_watch, args=(children, root), daemon=True)
         watcher.start()
-        return _serve_console(console, pin_hash, ServerOptions("127.0.0.1", ports[0], graceful=3.0), DEMO_CLUB,
+        return _serve_console(console, hash_pin(pin), ServerOptions("127.0.0.1", ports[0], graceful=3.0), DEMO_CLUB,
                               link_key.encode(), {t: f"http://127.0.0.1:{ports[i]}" for i, t in enumerate(tables, 1)})
     finally:
         for child in children:
@@ -258,6 +264,7 @@ def _watch(children: list[subprocess.Popen[bytes]], root: Path) -> None:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room: Any = None) -> None:
     """Add ``console`` to ``tablectl``, and ``demo`` to its ``room`` sub-commands (``room``: their parser)."""
+    from tablectl.serve import add_pin_options
     c = sub.add_parser("console", help="the Director's console: every table of the club room on one page",
                        description="Subscribe to every table of the club room and serve the Director's page.")
     c.add_argument("--club", metavar="URL", help="the room as the console user: mqtt://console:PASSWORD@HOST/CLUB "
@@ -266,7 +273,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room:
     c.add_argument("--host", help="the page's address (default 127.0.0.1; 0.0.0.0 for the Director's phone on "
                                   "the club LAN)")
     c.add_argument("--data-dir", type=Path, help="where the console keeps what the tables sent (console.sqlite)")
-    c.add_argument("--arbiter-pin", help="the Director's PIN (else $BRIDGE_ARBITER_PIN; else one is made up)")
+    add_pin_options(c, "the Director's PIN", "else $BRIDGE_ARBITER_PIN")
     c.add_argument("--trusted-proxy", action="append", metavar="ADDRESS",
                    help="a reverse proxy whose X-Forwarded-For is believed (repeat for more; default none)")
     c.add_argument("--arbiter-link-key-file", type=Path, metavar="FILE",
@@ -294,6 +301,6 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room:
         d.add_argument("--auto-rule-after", type=float, default=90.0, metavar="SECONDS",
                        help="real seconds before a table rules by itself when the Director has not (90)")
         d.add_argument("--seed", type=int, default=1, help="table N plays with seed SEED+N-1")
-        d.add_argument("--arbiter-pin", help="the PIN of the console and the tables (else one is made up)")
+        add_pin_options(d, "the PIN of the console and the tables", "else $BRIDGE_ARBITER_PIN")
         d.add_argument("--verbose", action="store_true")
         d.set_defaults(func=_cmd_room_demo)
