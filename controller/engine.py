@@ -21,13 +21,26 @@ ruling sent back to the hand or made a penalty card, is ``withdraw``-n, so that 
 arrival on a play zone is a play; a card the arbiter entered as played off the readers is
 ``mark_played``. (A penalty card is withdrawn too: the player puts it face up in front of
 him and plays it, later, by putting it on his play zone.)
+
+Its next *arrival*, not its next read: a card withdrawn while it still lies on a reader
+(``Engine.on_zones``) is kept in ``Engine.lying`` and its reads are the same presence
+(a reader's drop-out, a seat unit that restarts and reports every tag again) until it has
+left the zones for longer than the sensing layer's drop-out tolerance; only then is it
+given back to the sensing layer, whose next read of it is a new arrival. Otherwise a card
+exposed during the auction, a penalty card or a refused lead left where it lay would be
+read as a new call for the arbiter at every drop-out.
+
+An action from outside the sensors that the table refuses (a ruling the law does not
+allow, an action that makes no sense now) changes nothing, here as in the table: the
+sensing layer is not touched, so that no later bid card, card or contact is read
+differently because of it.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from controller import actions as a
@@ -44,8 +57,8 @@ from controller.records.eventlog import (
     output_rows,
 )
 from controller.sensing.deck import DeckRegistry
-from controller.sensing.events import DeviceHealth, RawEvent
-from controller.sensing.translate import Notice, Sensing, Settings
+from controller.sensing.events import DeviceHealth, RawEvent, TagGone, TagSeen
+from controller.sensing.translate import BOARD_READER, Notice, Sensing, Settings
 from controller.table import BoardState, Phase, Step, TableState, step
 
 __all__ = [
@@ -102,10 +115,20 @@ def table_mask(board: BoardState) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Engine:
-    """The sensing layer and the table as one value (see the module doc)."""
+    """The sensing layer and the table as one value (see the module doc).
+
+    ``on_zones``: bit ``card.index`` set for each card of the deck in play lying on a seat's
+    zone (read, and not gone since). ``lying``: the cards withdrawn while they lay on a zone,
+    whose reads are not passed on until they have left; ``left``: those of them gone from
+    the zones, with the time they went (a read within the drop-out tolerance is the same
+    presence).
+    """
 
     table: TableState
     sensing: Sensing
+    on_zones: int = 0
+    lying: int = 0
+    left: tuple[tuple[int, float], ...] = ()
 
     @classmethod
     def new(cls, decks: DeckRegistry, settings: Settings | None = None, deck: str | None = None) -> Engine:
@@ -119,10 +142,17 @@ class Engine:
 
     def feed(self, event: RawEvent) -> Outcome:
         """The engine after one raw sensor event (deadlines due before it first)."""
-        sensing, outs = self.sensing.feed(event)
-        if sensing is self.sensing and not outs:
-            return Outcome(self)
-        fold = _Fold(self.table, sensing)
+        engine: Engine = self
+        if isinstance(event, TagSeen | TagGone):
+            moved = self._presence(event)
+            if moved is None and isinstance(event, TagSeen):
+                # a card withdrawn while it lay there, read again: the same presence (module doc)
+                return Outcome(self._still_lying(event))
+            engine = moved or self
+        sensing, outs = engine.sensing.feed(event)
+        if sensing is engine.sensing and not outs:
+            return Outcome(engine)
+        fold = _Fold(engine, sensing)
         fold.outputs(outs)
         return fold.done()
 
@@ -131,26 +161,71 @@ class Engine:
         sensing, outs = self.sensing.tick(t)
         if sensing is self.sensing:
             return Outcome(self)
-        fold = _Fold(self.table, sensing)
+        fold = _Fold(self, sensing)
         fold.outputs(outs)
         return fold.done()
 
     def act(self, action: a.Action, source: str = "arbiter") -> Outcome:
         """The engine after an action from outside the sensors; the sensing layer's
         deadlines due by the action's time are handled first (call ``tick`` before)."""
-        fold = _Fold(self.table, self.sensing)
+        fold = _Fold(self, self.sensing)
         result = fold.apply(action, source)
         return fold.done(result)
+
+    def _card_bit(self, event: TagSeen | TagGone) -> int:
+        """The bit of the card of the deck in play that ``event`` reads on a seat's zone, else 0."""
+        if event.reader == BOARD_READER or "." not in event.reader:
+            return 0
+        tag = self.sensing.decks.get(event.uid)
+        if tag is None or (self.sensing.deck is not None and tag.deck != self.sensing.deck):
+            return 0
+        return 1 << tag.card.index
+
+    def _presence(self, event: TagSeen | TagGone) -> Engine | None:
+        """The engine with ``event``'s card on or off the zones; None for a read of a card
+        withdrawn while it lay there that has not left since (it is not passed on)."""
+        bit = self._card_bit(event)
+        if not bit:
+            return self
+        index = bit.bit_length() - 1
+        if isinstance(event, TagGone):
+            left = self.left
+            if self.lying & bit and not any(i == index for i, _t in left):
+                left = (*left, (index, event.t))
+            if not self.on_zones & bit and left is self.left:
+                return self
+            return replace(self, on_zones=self.on_zones & ~bit, left=left)
+        if self.lying & bit:
+            gone = next((t for i, t in self.left if i == index), None)
+            if gone is None or event.t - gone <= self.sensing.settings.dropout:
+                return None
+            left = tuple(x for x in self.left if x[0] != index)
+            return replace(self, on_zones=self.on_zones | bit, lying=self.lying & ~bit, left=left)
+        if self.on_zones & bit:
+            return self
+        return replace(self, on_zones=self.on_zones | bit)
+
+    def _still_lying(self, event: TagSeen) -> Engine:
+        """The engine after a read of a card that never left: back on the zones, not gone."""
+        bit = self._card_bit(event)
+        index = bit.bit_length() - 1
+        left = tuple(x for x in self.left if x[0] != index)
+        if self.on_zones & bit and left == self.left:
+            return self
+        return replace(self, on_zones=self.on_zones | bit, left=left)
 
 
 class _Fold:
     """The mutable work of one input (one copy of the engine, frozen at the end)."""
 
-    __slots__ = ("derived", "notices", "sensing", "table")
+    __slots__ = ("derived", "left", "lying", "notices", "on_zones", "sensing", "table")
 
-    def __init__(self, table: TableState, sensing: Sensing) -> None:
-        self.table = table
+    def __init__(self, engine: Engine, sensing: Sensing) -> None:
+        self.table = engine.table
         self.sensing = sensing
+        self.on_zones = engine.on_zones
+        self.lying = engine.lying
+        self.left = engine.left
         self.derived: list[Derived] = []
         self.notices: list[Notice] = []
 
@@ -164,6 +239,7 @@ class _Fold:
     def apply(self, action: a.Action, source: str) -> Step:
         if isinstance(action, a.BoardStart):
             self.sensing, outs = self.sensing.new_board(action.t)
+            self.lying, self.left = 0, ()
             self.outputs(outs)
         was_open = _board_open(self.table.board)
         result = step(self.table, action)
@@ -190,15 +266,23 @@ class _Fold:
             bit = 1 << card.index
             if extra & bit:
                 sensing = sensing.withdraw(card)
+                if self.on_zones & bit:
+                    # still lying on a reader: its next read is not a new arrival (module doc)
+                    self.lying |= bit
+                    self.left = tuple(x for x in self.left if x[0] != card.index)
             elif missing & bit:
                 sensing = sensing.mark_played(card)
         self.sensing = sensing
 
     def done(self, result: Step | None = None) -> Outcome:
-        if any(d.source != "sensing" or d.rejected is not None or d.irregularities
-               or not isinstance(d.action, _PLAIN) for d in self.derived):
+        # a refused play from the sensors is taken back; an action the table refused from
+        # anywhere else changed nothing, and nothing is told to the sensing layer (module doc)
+        if any((d.source == "sensing" and d.rejected is not None) or (d.rejected is None and (
+                d.source != "sensing" or d.irregularities or not isinstance(d.action, _PLAIN)))
+               for d in self.derived):
             self.reconcile()
-        return Outcome(Engine(self.table, self.sensing), tuple(self.derived), tuple(self.notices), result)
+        engine = Engine(self.table, self.sensing, self.on_zones, self.lying, self.left)
+        return Outcome(engine, tuple(self.derived), tuple(self.notices), result)
 
 
 # -- the rebuild -------------------------------------------------------------------------------
