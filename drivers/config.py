@@ -19,7 +19,10 @@ listens. Example (every key but ``table.name`` is optional)::
 
     [listen]
     host = "0.0.0.0"
-    port = 8080
+    port = 8443
+    tls_cert = "table.crt"             # HTTPS (needed beyond localhost): hardware/deploy/README.md
+    tls_key = "table.key"
+    hosts = ["table-3.local", "192.168.1.23"]   # the names the pages answer to (and localhost)
     proxies = []                       # reverse proxies whose X-Forwarded-For is believed
 
     [club]                             # the club room (tablectl room init prints these lines)
@@ -218,12 +221,18 @@ class SeatDevices:
 
 @dataclass(frozen=True, slots=True)
 class Listen:
-    """Where the table's web server listens; ``proxies``: the reverse proxies whose
-    ``X-Forwarded-For`` is believed (none by default: every client is its TCP peer)."""
+    """Where the table's web server listens and how: ``tls_cert``/``tls_key`` serve HTTPS (needed
+    beyond localhost unless ``plain_http``); ``hosts`` are the names it answers to besides
+    localhost and ``host``; ``proxies`` the reverse proxies whose ``X-Forwarded-For`` is believed
+    (none by default: every client is its TCP peer)."""
 
     host: str = "127.0.0.1"
     port: int = 8000
     proxies: tuple[str, ...] = ()
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    hosts: tuple[str, ...] = ()
+    plain_http: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,10 +416,17 @@ def loads(text: str, path: str | Path = "<string>") -> TableConfig:
     link_key_file = None if link_key_text is None else base / link_key_text
 
     listen_table = top.table("listen")
-    listen_table.only({"host", "port", "proxies"})
+    listen_table.only({"host", "port", "proxies", "tls_cert", "tls_key", "hosts", "plain_http"})
+    tls_cert, tls_key = listen_table.string("tls_cert"), listen_table.string("tls_key")
+    if (tls_cert is None) != (tls_key is None):
+        raise listen_table.fail("tls_key" if tls_key is None else "tls_cert",
+                                "is needed too: HTTPS takes tls_cert and tls_key together")
     listen = Listen(host=listen_table.string("host", "127.0.0.1") or "127.0.0.1",
                     port=listen_table.integer("port", 8000, 1, 65535),
-                    proxies=listen_table.strings("proxies"))
+                    proxies=listen_table.strings("proxies"),
+                    tls_cert=None if tls_cert is None else base / tls_cert,
+                    tls_key=None if tls_key is None else base / tls_key,
+                    hosts=listen_table.strings("hosts"), plain_http=listen_table.boolean("plain_http", False))
 
     club = top.table("club")
     club.only({"url", "table_id", "boards_per_round"})

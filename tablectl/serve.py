@@ -22,6 +22,7 @@ import logging
 import os
 import secrets
 import signal
+import ssl
 import sys
 import threading
 import time
@@ -39,10 +40,12 @@ from tablectl.room.serve import add_link_options, open_link
 from tablectl.runtime import TableRuntime, TableSetup, load_board_tags, load_hand_record
 from web_ui.arbiter_link import ENV as LINK_ENV
 from web_ui.arbiter_link import load_key
+from web_ui.security import LOCAL_HOSTS
 from web_ui.service import WebSettings
 
-__all__ = ["PIN_FILE", "ServerOptions", "add_commands", "add_pin_options", "add_server_options", "default_data_dir",
-           "given_pin", "run_server", "setup_logging", "show_pin", "uvicorn_config"]
+__all__ = ["PIN_FILE", "ServerOptions", "add_commands", "add_link_key_option", "add_pin_options", "add_server_options",
+           "check_server", "default_data_dir", "given_pin", "run_server", "server_options", "setup_logging", "show_pin",
+           "uvicorn_config"]
 
 log = logging.getLogger("tablectl")
 
@@ -86,12 +89,13 @@ def default_data_dir() -> Path:
 
 
 def _archive(db: Path) -> Path | None:
-    """Move a finished session's log aside (``table-<time>.sqlite``), with its WAL."""
+    """Move a finished session's log aside (``table-<time>.sqlite``), with its WAL and its
+    high-water mark (a new session's log must not be checked against the old one's)."""
     if not db.exists():
         return None
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = db.with_name(f"{db.stem}-{stamp}{db.suffix}")
-    for suffix in ("-wal", "-shm", ""):
+    for suffix in ("-wal", "-shm", ".hwm", ""):
         src = Path(str(db) + suffix)
         if src.exists():
             src.rename(Path(str(target) + suffix))
@@ -163,11 +167,21 @@ def _check_pin(pin_hash: str) -> Callable[[str], bool]:
     return check
 
 
-def _listen(args: argparse.Namespace, config: TableConfig | None) -> ServerOptions:
-    """Where and how the pages are served: the command line, else the config's ``[listen]``."""
+def server_options(args: argparse.Namespace, config: TableConfig | None) -> ServerOptions:
+    """Where and how the pages are served: the command line, else the config's ``[listen]``;
+    ValueError when a certificate comes without its key or the other way round."""
     listen = config.listen if config is not None else Listen()
-    return ServerOptions(host=args.host or listen.host, port=args.port or listen.port,
-                         proxies=tuple(args.trusted_proxy or ()) or listen.proxies)
+    host = args.host or listen.host
+    tls_cert, tls_key = args.tls_cert or listen.tls_cert, args.tls_key or listen.tls_key
+    if (args.tls_cert is None) != (args.tls_key is None) or (tls_cert is None) != (tls_key is None):
+        raise ValueError("HTTPS needs both --tls-cert and --tls-key ([listen] tls_cert and tls_key)")
+    named = (*listen.hosts, *(args.allowed_host or ()))
+    if not named and host not in ("0.0.0.0", "::", ""):
+        named = (host,)
+    return ServerOptions(host=host, port=args.port or listen.port,
+                         proxies=tuple(args.trusted_proxy or ()) or listen.proxies,
+                         tls_cert=tls_cert, tls_key=tls_key, hosts=tuple(dict.fromkeys((*LOCAL_HOSTS, *named))),
+                         plain_http=args.plain_http or listen.plain_http)
 
 
 def _link(args: argparse.Namespace, config: TableConfig | None) -> tuple[bytes | None, str | None]:
@@ -180,9 +194,11 @@ def _link(args: argparse.Namespace, config: TableConfig | None) -> tuple[bytes |
 
 def _print_urls(options: ServerOptions, pin_line: str | None, started: float) -> None:
     host, port = options.host, options.port
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    named = [h for h in options.hosts if h not in LOCAL_HOSTS]
+    shown = named[0] if named else "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    shown = f"[{shown}]" if ":" in shown else shown
     for name, path in PAGES:
-        print(f"  {name:9} http://{shown}:{port}{path}")
+        print(f"  {name:9} {options.scheme}://{shown}:{port}{path}")
     if host in ("0.0.0.0", "::"):
         print(f"  (listening on every interface, port {port}: the club LAN reaches it by this Pi's address)")
     if pin_line is not None:
@@ -220,6 +236,40 @@ class ServerOptions:
     graceful: float = 5.0
     proxies: tuple[str, ...] = ()
     """Reverse proxies whose ``X-Forwarded-For``/``-Proto`` are believed; none: no forwarded header is."""
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    hosts: tuple[str, ...] = LOCAL_HOSTS
+    """The names the pages answer to (``web_ui.security.HostCheck``): localhost's, and those configured."""
+    plain_http: bool = False
+    """Plain HTTP beyond localhost, said outright (behind the club's own TLS proxy)."""
+
+    @property
+    def scheme(self) -> str:
+        return "https" if self.tls_cert is not None else "http"
+
+
+LOOPBACK = ("localhost", "::1")
+OPENSSL = ('openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -keyout table.key -out table.crt '
+           '-subj "/CN=table-3.local" -addext "subjectAltName=DNS:table-3.local,IP:192.168.1.23"')
+"""The one command that makes a table's certificate (its name and address in place of these)."""
+
+
+def check_server(options: ServerOptions) -> None:
+    """ValueError saying what to do when ``options`` would serve plain HTTP beyond this machine,
+    or name a certificate and key that cannot be loaded."""
+    if options.tls_cert is not None and options.tls_key is not None:
+        try:
+            ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(options.tls_cert, options.tls_key)
+        except (OSError, ssl.SSLError) as exc:
+            raise ValueError(f"cannot load the tls certificate {options.tls_cert} and key {options.tls_key}: "
+                             f"{exc}") from None
+        return
+    local = options.host in LOOPBACK or options.host.startswith("127.")
+    if not local and not options.plain_http:
+        raise ValueError(f"listening on {options.host} opens the pages beyond this machine, which needs HTTPS: "
+                         "give [listen] tls_cert and tls_key (--tls-cert, --tls-key), made with\n"
+                         f"    {OPENSSL}\n"
+                         "or say --plain-http ([listen] plain_http = true) behind the club's own TLS proxy")
 
 
 WS_MAX_MESSAGE = 64 * 1024
@@ -233,7 +283,8 @@ def uvicorn_config(app: Any, options: ServerOptions) -> Any:
     return uvicorn.Config(app, host=options.host, port=options.port, log_config=None, access_log=False,
                           timeout_graceful_shutdown=int(options.graceful), ws_max_size=WS_MAX_MESSAGE,
                           # a forwarded header is a claim anyone can make: only a configured proxy's counts
-                          proxy_headers=bool(options.proxies), forwarded_allow_ips=list(options.proxies))
+                          proxy_headers=bool(options.proxies), forwarded_allow_ips=list(options.proxies),
+                          ssl_certfile=options.tls_cert, ssl_keyfile=options.tls_key)
 
 
 def run_server(app: Any, options: ServerOptions) -> None:
@@ -284,6 +335,7 @@ def _common(p: argparse.ArgumentParser, data_dir_help: str) -> None:
     p.add_argument("--data-dir", type=Path, help=data_dir_help)
     add_pin_options(p, "the arbiter's PIN", "else the config's arbiter.pin_hash, else $BRIDGE_ARBITER_PIN")
     add_server_options(p)
+    add_link_key_option(p)
     p.add_argument("--no-web", "--headless", dest="no_web", action="store_true",
                    help="run without the web server")
     p.add_argument("--new-session", action="store_true",
@@ -305,9 +357,22 @@ def add_pin_options(p: argparse.ArgumentParser, what: str, otherwise: str) -> No
 
 def add_server_options(p: argparse.ArgumentParser) -> None:
     """The server options that ``run``, ``demo`` and ``console`` share."""
+    p.add_argument("--tls-cert", type=Path, metavar="FILE",
+                   help="serve HTTPS with this certificate (needed beyond localhost; else the config's [listen] "
+                        f"tls_cert), made with: {OPENSSL}")
+    p.add_argument("--tls-key", type=Path, metavar="FILE", help="its private key (else [listen] tls_key)")
+    p.add_argument("--allowed-host", action="append", metavar="NAME",
+                   help="a name the pages answer to besides localhost's (repeat for more; else the config's "
+                        "[listen] hosts, else the --host address): any other Host is refused (400)")
+    p.add_argument("--plain-http", action="store_true",
+                   help="serve plain HTTP beyond localhost all the same (behind the club's own TLS proxy)")
     p.add_argument("--trusted-proxy", action="append", metavar="ADDRESS",
                    help="a reverse proxy whose X-Forwarded-For is believed (repeat for more; default none, "
                         "else the config's [listen] proxies)")
+
+
+def add_link_key_option(p: argparse.ArgumentParser) -> None:
+    """``--arbiter-link-key-file`` for ``run`` and ``demo``."""
     p.add_argument("--arbiter-link-key-file", type=Path, metavar="FILE",
                    help="the key shared by the tables and the Director's console, which then opens a table's "
                         "arbiter page by a signed link (make it with: openssl rand -hex 32 > FILE); else the "
@@ -392,8 +457,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
         runtime.stop()
         print(f"tablectl run: {exc}", file=sys.stderr)
         return 2
-    options = _listen(args, config)
     try:
+        options = server_options(args, config)
+        if not args.no_web:
+            check_server(options)
         link_key, table_id = _link(args, config)
     except ValueError as exc:
         if link is not None:
@@ -403,7 +470,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return 2
     print(f"{config.name}: {runtime.store.path}")
     settings = WebSettings(check_pin=_check_pin(pin_hash), table_name=config.name, link_key=link_key,
-                           table_id=table_id)
+                           table_id=table_id, hosts=options.hosts)
     try:
         if args.no_web:
             print(f"  no web server; started in {time.monotonic() - started:.2f} s", flush=True)
@@ -474,8 +541,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         runtime.stop()
         print(f"tablectl demo: {exc}", file=sys.stderr)
         return 2
-    server = _listen(args, None)
     try:
+        server = server_options(args, None)
+        if not args.no_web:
+            check_server(server)
         pin_hash, pin = _pin(args, None, generate=True)
         link_key, table_id = _link(args, None)
     except ValueError as exc:
@@ -500,7 +569,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         _print_urls(server, None if pin is None else show_pin(pin, args.data_dir or Path(".demo-data")), started)
         thread.start()
         code = _serve(runtime, WebSettings(check_pin=_check_pin(pin_hash), table_name="Demo table",
-                                           link_key=link_key, table_id=table_id), server)
+                                           link_key=link_key, table_id=table_id, hosts=server.hosts), server)
         stop.set()
         thread.join(10)
         return code

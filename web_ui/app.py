@@ -48,6 +48,7 @@ from web_ui.security import (
     COOKIE,
     CSRF_HEADER,
     AttemptLimiter,
+    HostCheck,
     PinGate,
     Session,
     Sessions,
@@ -385,5 +386,6 @@ def create_app(service: TableService, settings: WebSettings, *,
     app.include_router(public)
     app.include_router(arb)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(HostCheck, hosts=settings.hosts)  # outermost: an unknown host reaches nothing
 
     return app

@@ -49,6 +49,7 @@ from web_ui.security import (
     COOKIE,
     CSRF_HEADER,
     AttemptLimiter,
+    HostCheck,
     PinGate,
     Session,
     Sessions,
@@ -94,6 +95,8 @@ class ConsoleSettings(BaseModel):
     """The key shared with the tables: the Director opens a table's arbiter page by a signed link."""
     table_urls: dict[str, str] = {}
     """Each table's pages (``https://host:port``), for those links."""
+    hosts: tuple[str, ...] = ()
+    """The names the console answers to besides this machine's own (``web_ui.security.HostCheck``)."""
 
 
 class MarkBody(BaseModel):
@@ -300,6 +303,7 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
             clients.discard(q)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(HostCheck, hosts=settings.hosts)  # outermost: an unknown host reaches nothing
     return app
 
 

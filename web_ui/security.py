@@ -13,6 +13,9 @@
   time, so parallel guesses cannot outrun the limits.
 - **WebSocket clients** beyond an app's cap are refused with ``refuse_busy`` (close code 1013,
   "try again later"), so that no client can open connections until the server runs out.
+- **Host names** (``HostCheck``): a request whose ``Host`` is not one of the server's own names
+  (``LOCAL_HOSTS`` and those configured) is a 400, so that a page of another site whose name
+  an attacker points at the table (DNS rebinding) reaches nothing.
 - **Cross-site requests**: every state-changing request needs the session's CSRF token in
   the ``X-CSRF-Token`` header, and an ``Origin`` header, when sent, must be this server's
   own; the arbiter's WebSocket needs its session cookie and a same-origin ``Origin``.
@@ -25,18 +28,21 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
+import re
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from fastapi import HTTPException
 from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-__all__ = ["COOKIE", "CSRF_HEADER", "AttemptLimiter", "PinGate", "Session", "Sessions", "peer", "refuse_busy",
-           "same_origin"]
+__all__ = ["COOKIE", "CSRF_HEADER", "LOCAL_HOSTS", "AttemptLimiter", "HostCheck", "PinGate", "Session", "Sessions",
+           "host_name", "peer", "refuse_busy", "same_origin"]
 
 COOKIE = "arbiter_session"
 CSRF_HEADER = "x-csrf-token"
@@ -206,6 +212,54 @@ class PinGate:
 def peer(request: HTTPConnection) -> str:
     """The client's address for the PIN limits: the TCP peer's, unless a configured proxy spoke for it."""
     return request.client.host if request.client is not None else "unknown"
+
+
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+"""The names a server always answers to: this machine's own."""
+
+_HOST = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:[0-9]{1,5})?$")
+
+
+def host_name(header: str | None) -> str | None:
+    """The host name of a ``Host`` header (lower case, without port, brackets or a final dot), None if malformed."""
+    match = _HOST.match(header or "")
+    if match is None:
+        return None
+    return match[1].strip("[]").rstrip(".").lower()
+
+
+class HostCheck:
+    """ASGI middleware: an HTTP request or WebSocket whose ``Host`` is not one of ``LOCAL_HOSTS`` and
+    ``hosts`` (exact names, or ``*.example.org`` for every name under it) is refused: a 400 with
+    ``{"detail"}`` for HTTP, a close before the handshake for a WebSocket."""
+
+    def __init__(self, app: ASGIApp, hosts: Iterable[str] = ()) -> None:
+        self.app = app
+        names = [h.strip("[]").rstrip(".").lower() for h in (*LOCAL_HOSTS, *hosts)]
+        self.exact = {n for n in names if not n.startswith("*.")}
+        self.suffixes = tuple(n[1:] for n in names if n.startswith("*."))
+
+    def allowed(self, name: str | None) -> bool:
+        return name is not None and (name in self.exact or name.endswith(self.suffixes))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        header = next((bytes(v).decode("latin-1") for k, v in scope.get("headers", ()) if k == b"host"), None)
+        if self.allowed(host_name(header)):
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": "unknown host"})
+            return
+        shown = (header or "")[:100].encode("ascii", "backslashreplace").decode()
+        body = json.dumps({"detail": f"this server does not answer to the host {shown!r}: add the name to "
+                                     "[listen] hosts (--allowed-host) if it is this server's"}).encode()
+        await send({"type": "http.response.start", "status": 400,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})
 
 
 def same_origin(headers: Mapping[str, str]) -> bool | None:

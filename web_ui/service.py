@@ -92,7 +92,8 @@ class WebSettings:
     page shows; ``table_name`` titles the pages; ``max_public_clients`` caps the table's and
     spectators' WebSockets together (more are refused with 1013, "try again later"; the arbiter's
     are not counted); ``link_key`` and ``table_id`` let the Director's console open the arbiter
-    page with a signed link (``web_ui.arbiter_link``; without both, no link opens it).
+    page with a signed link (``web_ui.arbiter_link``; without both, no link opens it); ``hosts``
+    are the names the pages answer to besides this machine's own (``web_ui.security.HostCheck``).
     """
 
     check_pin: Callable[[str], bool]
@@ -101,3 +102,4 @@ class WebSettings:
     max_public_clients: int = 200
     link_key: bytes | None = None
     table_id: str | None = None
+    hosts: tuple[str, ...] = ()

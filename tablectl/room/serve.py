@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import logging
 import os
 import secrets
@@ -101,7 +102,7 @@ def _serve_console(console: Any, pin_hash: str, options: Any, club: str, link_ke
         return isinstance(pin, str) and 0 < len(pin) <= 64 and verify_pin(pin, pin_hash)
 
     app = create_console_app(console, ConsoleSettings(check_pin=check, club=club, link_key=link_key,
-                                                      table_urls=table_urls or {}))
+                                                      table_urls=table_urls or {}, hosts=options.hosts))
     run_server(app, options)
     return 0
 
@@ -132,16 +133,18 @@ def _cmd_console(args: argparse.Namespace) -> int:
     except (BridgeTableError, ValueError) as exc:
         print(f"tablectl console: {exc}", file=sys.stderr)
         return 2
-    from tablectl.serve import ServerOptions, show_pin
+    from tablectl.serve import check_server, server_options, show_pin
     from web_ui.arbiter_link import load_key
 
-    host, port = args.host or "127.0.0.1", args.port or CONSOLE_PORT
     try:
+        options = dataclasses.replace(server_options(args, None), graceful=3.0)
+        check_server(options)
         link_key, table_urls = load_key(args.arbiter_link_key_file), _table_urls(args.table_url)
         pin, made_up = _the_pin(args)
     except ValueError as exc:
         print(f"tablectl console: {exc}", file=sys.stderr)
         return 2
+    host, port = options.host, options.port
     if not _port_free(host, port):
         print(f"tablectl console: port {port} on {host} is taken by another program: choose another with --port",
               file=sys.stderr)
@@ -150,13 +153,13 @@ def _cmd_console(args: argparse.Namespace) -> int:
     console = Console(address, Path(data_dir))
     console.start()
     print(f"Director's console for {address.club} ({address.url()})")
-    print(f"  console   http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/")
+    named = [h for h in options.hosts if h not in ("localhost", "127.0.0.1", "::1")]
+    shown = named[0] if named else "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    print(f"  console   {options.scheme}://{shown}:{port}/")
     if made_up is not None:
         print(f"  {show_pin(made_up, Path(data_dir), 'PIN')}", flush=True)
     try:
-        return _serve_console(console, hash_pin(pin), ServerOptions(host, port, graceful=3.0,
-                                                               proxies=tuple(args.trusted_proxy or ())),
-                              address.club, link_key, table_urls)
+        return _serve_console(console, hash_pin(pin), options, address.club, link_key, table_urls)
     finally:
         console.stop()
 
@@ -264,7 +267,7 @@ def _watch(children: list[subprocess.Popen[bytes]], root: Path) -> None:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room: Any = None) -> None:
     """Add ``console`` to ``tablectl``, and ``demo`` to its ``room`` sub-commands (``room``: their parser)."""
-    from tablectl.serve import add_pin_options
+    from tablectl.serve import add_pin_options, add_server_options
     c = sub.add_parser("console", help="the Director's console: every table of the club room on one page",
                        description="Subscribe to every table of the club room and serve the Director's page.")
     c.add_argument("--club", metavar="URL", help="the room as the console user: mqtt://console:PASSWORD@HOST/CLUB "
@@ -274,8 +277,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room:
                                   "the club LAN)")
     c.add_argument("--data-dir", type=Path, help="where the console keeps what the tables sent (console.sqlite)")
     add_pin_options(c, "the Director's PIN", "else $BRIDGE_ARBITER_PIN")
-    c.add_argument("--trusted-proxy", action="append", metavar="ADDRESS",
-                   help="a reverse proxy whose X-Forwarded-For is believed (repeat for more; default none)")
+    add_server_options(c)
     c.add_argument("--arbiter-link-key-file", type=Path, metavar="FILE",
                    help="the key shared with the tables (their arbiter.link_key_file; else $BRIDGE_ARBITER_LINK_KEY): "
                         "the Director opens a table's arbiter page from the console, without its PIN")

@@ -21,7 +21,8 @@ from tablectl import serve
 
 def _args(**kw: object) -> argparse.Namespace:
     base: dict[str, object] = {"arbiter_pin": None, "host": None, "port": None, "trusted_proxy": None,
-                               "arbiter_link_key_file": None, "table_id": None}
+                               "arbiter_link_key_file": None, "table_id": None, "tls_cert": None, "tls_key": None,
+                               "allowed_host": None, "plain_http": False}
     return argparse.Namespace(**(base | kw))
 
 
@@ -40,17 +41,20 @@ def test_pin_comes_from_the_option_then_the_config_then_the_environment(monkeypa
 
 
 def test_listen_defaults_to_localhost_8000_unless_the_config_opens_it() -> None:
-    assert serve._listen(_args(), None) == serve.ServerOptions("127.0.0.1", 8000)
+    def where(options: serve.ServerOptions) -> tuple[str, int]:
+        return options.host, options.port
+
+    assert where(serve.server_options(_args(), None)) == ("127.0.0.1", 8000)
     lan = loads('[table]\nname = "T"\n[listen]\nhost = "0.0.0.0"\nport = 8080\n')
-    assert serve._listen(_args(), lan) == serve.ServerOptions("0.0.0.0", 8080)
-    assert serve._listen(_args(host="10.0.0.5", port=9000), lan) == serve.ServerOptions("10.0.0.5", 9000)
+    assert where(serve.server_options(_args(), lan)) == ("0.0.0.0", 8080)
+    assert where(serve.server_options(_args(host="10.0.0.5", port=9000), lan)) == ("10.0.0.5", 9000)
 
 
 def test_forwarded_headers_are_believed_only_from_the_proxies_configured() -> None:
-    assert serve._listen(_args(), None).proxies == ()
+    assert serve.server_options(_args(), None).proxies == ()
     proxied = loads('[table]\nname = "T"\n[listen]\nproxies = ["10.0.0.2"]\n')
-    assert serve._listen(_args(), proxied).proxies == ("10.0.0.2",)
-    assert serve._listen(_args(trusted_proxy=["10.0.0.3"]), proxied).proxies == ("10.0.0.3",)
+    assert serve.server_options(_args(), proxied).proxies == ("10.0.0.2",)
+    assert serve.server_options(_args(trusted_proxy=["10.0.0.3"]), proxied).proxies == ("10.0.0.3",)
     with pytest.raises(ValueError, match=r"listen\.proxies"):
         loads('[table]\nname = "T"\n[listen]\nproxies = "10.0.0.2"\n')
 

@@ -42,7 +42,8 @@ class FakeClock:
 
 
 def settings(delay: float = 0.0) -> WebSettings:
-    return WebSettings(check_pin=lambda pin: pin == PIN, spectator_delay=delay, table_name="Table 7")
+    return WebSettings(check_pin=lambda pin: pin == PIN, spectator_delay=delay, table_name="Table 7",
+                       hosts=("testserver",))
 
 
 def make_app(table: LocalTable | None = None, delay: float = 0.0,

@@ -35,7 +35,7 @@ Json = dict[str, Any]
 
 
 def console_settings() -> ConsoleSettings:
-    return ConsoleSettings(check_pin=lambda pin: pin == PIN, club=CLUB, answer_timeout=8.0)
+    return ConsoleSettings(check_pin=lambda pin: pin == PIN, club=CLUB, answer_timeout=8.0, hosts=("testserver",))
 
 
 @dataclass(frozen=True, slots=True)
