@@ -12,6 +12,7 @@ listens. Example (every key but ``table.name`` is optional)::
     board_reader = "nfc:usb:072f:2200"
     boards = "boards.toml"             # board tag UID -> board number (tablectl run --boards)
     hand_record = "session.pbn"        # the dealing machine's file: deals by board number
+    public_records = "after_session"   # never | after_session | finished_boards (default: by code)
 
     [arbiter]
     pin_hash = "pbkdf2_sha256$200000$9f1c...$6a0b..."   # drivers.config.hash_pin("1234")
@@ -80,6 +81,7 @@ from controller.sensing.deck import DeckError, DeckRegistry
 __all__ = [
     "BIDDING_BOX_SLOTS",
     "CODES",
+    "PUBLIC_RECORDS",
     "SEATS",
     "ConfigError",
     "GpioPins",
@@ -251,6 +253,7 @@ class TableConfig:
     hand_record: Path | None = None
     arbiter_pin_hash: str | None = None
     arbiter_link_key_file: Path | None = None
+    public_records: str | None = None
     listen: Listen = field(default_factory=Listen)
     club_url: str | None = None
     table_id: str | None = None
@@ -310,7 +313,9 @@ def check_device_url(url: str, where: str) -> str:
 # -- the table config file ---------------------------------------------------------------
 
 _TOP_KEYS = {"table", "arbiter", "listen", "seats", "gpio", "club"}
-_TABLE_KEYS = {"name", "code", "deck", "board_reader", "boards", "hand_record"}
+_TABLE_KEYS = {"name", "code", "deck", "board_reader", "boards", "hand_record", "public_records"}
+PUBLIC_RECORDS = ("never", "after_session", "finished_boards")
+"""``[table] public_records``: when the finished boards' records are public (``web_ui.service.PUBLIC_RECORDS``)."""
 _SEAT_KEYS = {"unit", "play", "spread"}
 _GPIO_KEYS = {"url", "numbering", "bouncetime_ms", "contacts_active_low", "buttons", "leds", "buzzers",
               "contacts"}
@@ -400,6 +405,9 @@ def loads(text: str, path: str | Path = "<string>") -> TableConfig:
     code = table.string("code", "duplicate") or "duplicate"
     if code not in CODES:
         raise table.fail("code", f"must be one of {', '.join(CODES)}, not {code!r}")
+    public_records = table.string("public_records")
+    if public_records is not None and public_records not in PUBLIC_RECORDS:
+        raise table.fail("public_records", f"must be one of {', '.join(PUBLIC_RECORDS)}, not {public_records!r}")
     deck_text = table.string("deck")
     deck = None if deck_text is None else (base / deck_text)
     boards_text, hand_text = table.string("boards"), table.string("hand_record")
@@ -479,7 +487,7 @@ def loads(text: str, path: str | Path = "<string>") -> TableConfig:
     return TableConfig(path=Path(path), name=name, code=code, seats=tuple(seats),
                        board_reader=table.url("board_reader", base), gpio_url=gpio_url, gpio=gpio, deck=deck,
                        boards=boards, hand_record=hand_record, arbiter_pin_hash=pin_hash,
-                       arbiter_link_key_file=link_key_file, listen=listen,
+                       arbiter_link_key_file=link_key_file, public_records=public_records, listen=listen,
                        club_url=club_url, table_id=table_id, boards_per_round=boards_per_round)
 
 

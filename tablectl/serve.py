@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 
 from controller.errors import BridgeTableError
 from controller.sensing.deck import DeckRegistry
-from drivers.config import Listen, TableConfig, hash_pin, load_deck, verify_pin
+from drivers.config import PUBLIC_RECORDS, Listen, TableConfig, hash_pin, load_deck, verify_pin
 from drivers.config import load as load_config
 from tablectl.room.serve import add_link_options, open_link
 from tablectl.runtime import TableRuntime, TableSetup, load_board_tags, load_hand_record
@@ -336,6 +336,10 @@ def _common(p: argparse.ArgumentParser, data_dir_help: str) -> None:
     add_pin_options(p, "the arbiter's PIN", "else the config's arbiter.pin_hash, else $BRIDGE_ARBITER_PIN")
     add_server_options(p)
     add_link_key_option(p)
+    p.add_argument("--public-records", choices=PUBLIC_RECORDS,
+                   help="when anybody may download the finished boards' records (/api/records.pbn): never, "
+                        "after_session (the default at a duplicate table: the boards move on to other tables) or "
+                        "finished_boards (the other codes' default); else the config's [table] public_records")
     p.add_argument("--no-web", "--headless", dest="no_web", action="store_true",
                    help="run without the web server")
     p.add_argument("--new-session", action="store_true",
@@ -470,7 +474,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return 2
     print(f"{config.name}: {runtime.store.path}")
     settings = WebSettings(check_pin=_check_pin(pin_hash), table_name=config.name, link_key=link_key,
-                           table_id=table_id, hosts=options.hosts)
+                           table_id=table_id, hosts=options.hosts,
+                           public_records=args.public_records or config.public_records)
     try:
         if args.no_web:
             print(f"  no web server; started in {time.monotonic() - started:.2f} s", flush=True)
@@ -569,7 +574,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         _print_urls(server, None if pin is None else show_pin(pin, args.data_dir or Path(".demo-data")), started)
         thread.start()
         code = _serve(runtime, WebSettings(check_pin=_check_pin(pin_hash), table_name="Demo table",
-                                           link_key=link_key, table_id=table_id, hosts=server.hosts), server)
+                                           link_key=link_key, table_id=table_id, hosts=server.hosts,
+                                           public_records=args.public_records), server)
         stop.set()
         thread.join(10)
         return code

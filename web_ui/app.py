@@ -56,7 +56,7 @@ from web_ui.security import (
     refuse_busy,
     same_origin,
 )
-from web_ui.service import Submitted, TableService, WebSettings
+from web_ui.service import PUBLIC_RECORDS, PublicRecords, Submitted, TableService, WebSettings
 
 __all__ = ["create_app"]
 
@@ -76,6 +76,8 @@ def _error(status: int, message: str) -> dict[int | str, dict[str, Any]]:
 _401 = _error(401, "no arbiter session (log in with the PIN)")
 _403 = _error(403, "cross-site request refused: CSRF token missing or wrong, or foreign Origin")
 _409 = _error(409, "the table refused it, or it cannot be done now (the reason is in detail)")
+_records_403 = _error(403, "the records are not public now (public_records: never, or after_session before "
+                           "the session ends)")
 
 
 def _filename(name: str, ext: str) -> str:
@@ -133,8 +135,11 @@ def create_app(service: TableService, settings: WebSettings, *,
     ``clock`` (monotonic seconds) times sessions and PIN lock-outs, ``wall`` (epoch seconds)
     the console's links, ``sleep`` waits out the PIN's slow-down; tests inject theirs.
     """
+    if settings.public_records is not None and settings.public_records not in PUBLIC_RECORDS:
+        raise ValueError(f"public_records {settings.public_records!r} is not one of {', '.join(PUBLIC_RECORDS)}")
     sessions = Sessions(clock)
     gate = PinGate(settings.check_pin, AttemptLimiter(clock), sleep)
+    published = False  # the arbiter has made the records public (kept in memory: a restart withdraws it)
     links = (None if settings.link_key is None or settings.table_id is None
              else LinkChecker(settings.link_key, settings.table_id, wall))
 
@@ -233,20 +238,31 @@ def create_app(service: TableService, settings: WebSettings, *,
                                  "delay": settings.spectator_delay, "table_name": settings.table_name})
         return Response(hub.spectator.latest, media_type="application/json")
 
+    def records_policy(state: TableState) -> PublicRecords:
+        if settings.public_records is not None:
+            return settings.public_records
+        return "after_session" if state.code.name == "duplicate" else "finished_boards"
+
     async def public_records(fmt: Literal["pbn", "lin"]) -> PlainTextResponse:
         _, _, state = await snapshot_state()
+        policy = records_policy(state)
+        if policy == "never":
+            raise HTTPException(403, "the records are the arbiter's (public_records = never)")
+        if policy == "after_session" and not (state.finished or published):
+            raise HTTPException(403, "the records are the arbiter's until the session ends (public_records = "
+                                     "after_session): these boards may still be played at other tables")
         records = _public_records(state)
         text = await asyncio.to_thread(pbn.dumps if fmt == "pbn" else lin.dumps, records)
         return PlainTextResponse(text, headers={
             "Content-Disposition": f'attachment; filename="{_filename(settings.table_name, fmt)}"'})
 
-    @public.get("/records.pbn", response_class=PlainTextResponse,
-                summary="PBN records of the finished boards (never the board in progress)")
+    @public.get("/records.pbn", response_class=PlainTextResponse, responses=_records_403,
+                summary="PBN records of the finished boards (never the board in progress), when public")
     async def records_pbn() -> PlainTextResponse:
         return await public_records("pbn")
 
-    @public.get("/records.lin", response_class=PlainTextResponse,
-                summary="LIN records of the finished boards (never the board in progress)")
+    @public.get("/records.lin", response_class=PlainTextResponse, responses=_records_403,
+                summary="LIN records of the finished boards (never the board in progress), when public")
     async def records_lin() -> PlainTextResponse:
         return await public_records("lin")
 
@@ -308,6 +324,16 @@ def create_app(service: TableService, settings: WebSettings, *,
             return await asyncio.to_thread(claim_help_view, state, None if seat is None else Seat.parse(seat))
         except ValueError as exc:
             raise HTTPException(409, str(exc)) from exc
+
+    @arb.post("/records/publish", status_code=204, responses={**_401, **_403, **_409},
+              summary="Make the finished boards' records public now (public_records = after_session: the "
+                      "session is over); kept until the table restarts")
+    async def publish_records(_: Guarded) -> Response:
+        nonlocal published
+        if records_policy((await snapshot_state())[2]) == "never":
+            raise HTTPException(409, "the records stay the arbiter's: public_records is never")
+        published = True
+        return Response(status_code=204)
 
     @arb.get("/records.{fmt}", response_class=PlainTextResponse,
              summary="Every board as PBN, LIN or the table log (JSON Lines)", responses=_401)

@@ -21,9 +21,15 @@ from controller.sensing.events import DeviceHealth
 from controller.sensing.translate import Notice
 from controller.table import Step, TableState
 
-__all__ = ["RecordFormat", "Snapshot", "Submitted", "TableService", "WebSettings"]
+__all__ = ["PUBLIC_RECORDS", "PublicRecords", "RecordFormat", "Snapshot", "Submitted", "TableService", "WebSettings"]
 
 RecordFormat = Literal["pbn", "lin", "jsonl"]
+PublicRecords = Literal["never", "after_session", "finished_boards"]
+PUBLIC_RECORDS: tuple[PublicRecords, ...] = ("never", "after_session", "finished_boards")
+"""When anybody may download the finished boards' records (``/api/records.pbn``): ``never`` (the
+arbiter only), ``after_session`` (once the session has ended, or the arbiter has published them:
+at a duplicate event the same boards are still to be played at other tables), ``finished_boards``
+(each board once it is finished)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +99,9 @@ class WebSettings:
     spectators' WebSockets together (more are refused with 1013, "try again later"; the arbiter's
     are not counted); ``link_key`` and ``table_id`` let the Director's console open the arbiter
     page with a signed link (``web_ui.arbiter_link``; without both, no link opens it); ``hosts``
-    are the names the pages answer to besides this machine's own (``web_ui.security.HostCheck``).
+    are the names the pages answer to besides this machine's own (``web_ui.security.HostCheck``);
+    ``public_records`` says when the finished boards' records are public (``PUBLIC_RECORDS``;
+    None: ``after_session`` at a duplicate table, ``finished_boards`` in the other codes).
     """
 
     check_pin: Callable[[str], bool]
@@ -103,3 +111,4 @@ class WebSettings:
     link_key: bytes | None = None
     table_id: str | None = None
     hosts: tuple[str, ...] = ()
+    public_records: PublicRecords | None = None

@@ -120,3 +120,10 @@ def test_demo_serves_the_pages_and_stops_cleanly_on_sigterm(tmp_path: Path, corp
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err[-2000:]
     assert "arbiter PIN:" in out and f"http://127.0.0.1:{port}/arbiter" in out
+
+
+def test_the_directors_public_records_setting_is_read_from_the_config_and_checked() -> None:
+    assert loads('[table]\nname = "T"\n').public_records is None
+    assert loads('[table]\nname = "T"\npublic_records = "never"\n').public_records == "never"
+    with pytest.raises(ValueError, match="public_records"):
+        loads('[table]\nname = "T"\npublic_records = "sometimes"\n')

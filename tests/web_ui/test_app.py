@@ -4,6 +4,7 @@ manual entries, bad requests that change nothing, records, spectator delay."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -11,7 +12,8 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from controller.records.tablelog import action_of
-from tests.web_ui.conftest import PIN, FakeClock, login, make_app
+from tests.web_ui.conftest import PIN, FakeClock, login, make_app, settings
+from web_ui.app import create_app
 from web_ui.hub import DelayBuffer
 from web_ui.jsonbody import validation_error_response
 from web_ui.local import LocalTable
@@ -260,7 +262,7 @@ def test_claim_help_before_the_play_is_a_409(client: tuple[TestClient, LocalTabl
 
 def test_public_records_hold_finished_boards_only_the_arbiters_hold_all() -> None:
     table = _table()
-    app, _ = make_app(table)
+    app = create_app(table, replace(settings(), public_records="finished_boards"))
     with TestClient(app) as c:
         r = c.get("/api/records.pbn")
         assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
