@@ -11,7 +11,12 @@ for each table and session the highest ``seq`` it holds with nothing missing bef
 * the **calls**: every irregularity that needs the Director and every press of a table's
   call button, oldest first, each ``called``, ``acknowledged`` (the Director is on his way),
   ``being_ruled`` (he opened it, or sent a ruling) or ``resolved``;
-* the **travellers**: per board, every table's result as it arrives;
+* the **travellers**: per board, every table's result as it arrives, put to its pairs, and the
+  field scored live: each board's points, the ranking, a pair's scorecard
+  (``controller.room.results``, with the Director's session when the console has it);
+* the boards checked across the room: the same board with different deals at two tables
+  (Law 87, a fouled board) or a board played in a round the movement does not give it (Law
+  15) is a call on the queue (``origin`` ``room``) and an alarm;
 * the recent alerts, newest last.
 
 The state is the console thread's own (plain mutable objects, never shared); its output,
@@ -23,6 +28,9 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
+
+from controller.fieldscore.session import Session
+from controller.room.results import RoomAlert, RoomResults, table_order
 
 __all__ = ["Call", "Received", "Room", "Stream", "tile_colour"]
 
@@ -75,12 +83,16 @@ class Call:
     law: str | None = None
     resolved_at: float | None = None
     outcome: str | None = None
+    origin: str = "table"
+    """``table`` (an irregularity, the call button) or ``room`` (what the console found across
+    the tables: a fouled board, a board out of its round)."""
 
     def as_json(self, now: float) -> Json:
         end = self.resolved_at if self.resolved_at is not None else now
         return {"key": self.key, "table": self.table, "board": self.board, "what": self.what,
                 "state": self.state, "since": self.since, "waited": round(max(0.0, end - self.since), 1),
-                "irregularity": self.irregularity, "seat": self.seat, "law": self.law, "outcome": self.outcome}
+                "irregularity": self.irregularity, "seat": self.seat, "law": self.law, "outcome": self.outcome,
+                "origin": self.origin}
 
 
 @dataclass(slots=True)
@@ -121,21 +133,26 @@ class Received:
     tables: tuple[str, ...] = ()
 
 
-def _order(table: str) -> tuple[int, str]:
-    return (int(table), "") if table.isdigit() else (1 << 30, table)
+_order = table_order
 
 
 class Room:
-    """The room (module doc). ``now`` is wall-clock seconds (the console's clock, injected)."""
+    """The room (module doc). ``now`` is wall-clock seconds (the console's clock, injected);
+    ``session`` the Director's session (its movement puts each result to its pairs)."""
 
-    def __init__(self, club: str, alerts_kept: int = 200) -> None:
+    def __init__(self, club: str, alerts_kept: int = 200, session: Session | None = None) -> None:
         self.club = club
         self.tiles: dict[str, Tile] = {}
         self.streams: dict[tuple[str, str], Stream] = {}
         self.calls: dict[str, Call] = {}
-        self.travellers: dict[str, dict[str, Json]] = {}
+        self.results = RoomResults(session, session.name if session is not None else club)
         self.alerts: deque[Json] = deque(maxlen=alerts_kept)
         self.replies: dict[str, Json] = {}
+
+    @property
+    def travellers(self) -> dict[str, dict[str, Json]]:
+        """board -> table -> the result entry, as received."""
+        return self.results.results
 
     # -- receiving --------------------------------------------------------------------------------
 
@@ -150,7 +167,7 @@ class Room:
         tile = self.tile(table)
         tile.seen = now
         if kind == "state":
-            return self._state(tile, msg)
+            return self._state(tile, msg, now)
         session = str(msg.get("session", ""))
         seq, prev = int(msg.get("seq", 0)), int(msg.get("prev", 0))
         stream = self.streams.setdefault((table, session), Stream())
@@ -159,21 +176,23 @@ class Room:
         if kind == "alert":
             return self._alert(tile, msg, now)
         if kind == "result":
-            return self._result(tile, msg)
+            return self._result(tile, msg, now)
         return Received(True, tables=(table,))
 
-    def _state(self, tile: Tile, msg: Json) -> Received:
+    def _state(self, tile: Tile, msg: Json, now: float) -> Received:
         body = msg.get("body", msg)
         body = body if isinstance(body, dict) else {}
         online = bool(msg.get("online", body.get("online", False)))
         tile.online = online
+        alarm = None
         if online:
             tile.state = {**body, "online": True, "session": msg.get("session"), "seq": msg.get("seq")}
             tile.session = str(msg.get("session", tile.session or ""))
             tile.state_time = _time(msg)
+            alarm = self._found(self.results.state(tile.table, body), _time(msg) or now)
         elif tile.state is not None:
             tile.state = {**tile.state, "online": False}
-        return Received(True, tables=(tile.table,))
+        return Received(True, alarm, tables=(tile.table,))
 
     def _alert(self, tile: Tile, msg: Json, now: float) -> Received:
         body = msg.get("body", msg)
@@ -198,7 +217,7 @@ class Room:
             alarm = f"Table {tile.table}: {what}"
         elif kind == "arbiter_call_cleared":
             for call in self._open(tile.table):
-                if call.irregularity is None:
+                if call.irregularity is None and call.origin == "table":
                     self._resolve(call, now, "new board")
         elif kind == "command":
             ref = body.get("ref")
@@ -208,12 +227,21 @@ class Room:
                     del self.replies[next(iter(self.replies))]
         return Received(True, alarm, (tile.table,))
 
-    def _result(self, tile: Tile, msg: Json) -> Received:
+    def _result(self, tile: Tile, msg: Json, now: float) -> Received:
         body = msg.get("body", msg)
-        board = body.get("number")
-        if board is not None:
-            self.travellers.setdefault(str(board), {})[tile.table] = body
-        return Received(True, tables=(tile.table,))
+        alarm = self._found(self.results.result(tile.table, body), _time(msg) or now)
+        return Received(True, alarm, tables=(tile.table,))
+
+    def _found(self, found: list[RoomAlert], since: float) -> str | None:
+        """Queue a call for each new finding about the boards; the alarm's words (None: nothing new)."""
+        words = []
+        for alert in found:
+            if alert.key in self.calls:
+                continue
+            self.calls[alert.key] = Call(alert.key, alert.table, alert.board, alert.what, since, law=alert.law,
+                                         origin="room")
+            words.append(alert.what)
+        return "; ".join(words) if words else None
 
     # -- the Director's acts -------------------------------------------------------------------------
 
@@ -273,16 +301,14 @@ class Room:
                           "state": state, "seen": tile.seen, "state_time": tile.state_time,
                           "calls": [c.key for c in open_calls],
                           "oldest_call": min((c.since for c in open_calls), default=None)})
-        travellers = []
-        for board in sorted(self.travellers, key=_order):
-            rows = self.travellers[board]
-            travellers.append({"board": board, "results": [
-                {"table": t, "contract": r.get("contract"), "declarer": r.get("declarer"), "tricks": r.get("tricks"),
-                 "result": r.get("result"), "score_ns": r.get("score_ns"), "status": r.get("status"),
-                 "pairs": r.get("pairs")} for t, r in sorted(rows.items(), key=lambda kv: _order(kv[0]))]})
         alerts = [{k: a.get(k) for k in _ALERT_FIELDS if k in a} for a in list(self.alerts)[-30:]]
         return {"kind": "room", "club": self.club, "now": now, "tiles": tiles,
-                "calls": [c.as_json(now) for c in calls], "travellers": travellers, "alerts": alerts}
+                "calls": [c.as_json(now) for c in calls], "travellers": self.results.travellers(),
+                "ranking": self.results.ranking(), "scores": self.results.scores(), "alerts": alerts}
+
+    def scorecard(self, pair: str, section: str | None = None) -> Json:
+        """``pair``'s session so far (``controller.room.results.RoomResults.scorecard``)."""
+        return self.results.scorecard(pair, section)
 
     def view(self, table: str) -> Json | None:
         """The table's arbiter view as it last published it (None: nothing yet)."""

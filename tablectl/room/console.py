@@ -10,6 +10,12 @@ again with less makes the tables send again). Rulings and manual entries go to a
 ``command`` topic and the table's answer comes back on its ``alert`` topic
 (``tablectl.room.commands``). The pages (``web_ui.console``) read ``snapshot`` and
 ``view``, and are told of every change through ``subscribe``.
+
+With the Director's session (``tablectl console --session FILE``, a TOML session file:
+``controller.fieldscore.session``) each result is put to the pairs the movement seats at that
+table for that board, and the movement is checked (a board out of its round, Law 15); without
+one, each table's own ``pairs`` stand. ``results`` is the session scored so far (the exports of
+``web_ui.console_results``), ``scorecard`` a pair's.
 """
 
 from __future__ import annotations
@@ -30,6 +36,9 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from controller.deal import Deal
+from controller.fieldscore.model import EventScore
+from controller.fieldscore.session import Session
 from controller.room.console import Call, Room
 from tablectl.room.address import ClubAddress
 from tablectl.room.commands import command
@@ -98,10 +107,11 @@ class Console:
     """The console's link to the room (module doc). ``start()``, then ``stop()``."""
 
     def __init__(self, address: ClubAddress, data_dir: Path, *, keepalive: int = 5,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] = time.time, session: Session | None = None) -> None:
         self.address = address
         self.club = address.club
-        self.room = Room(address.club)
+        self.session = session
+        self.room = Room(address.club, session=session)
         self.instance = secrets.token_hex(6)
         self.store = ConsoleStore(Path(data_dir) / "console.sqlite")
         self._wall = wall
@@ -291,6 +301,22 @@ class Console:
     def view(self, table: str) -> Json | None:
         with self._lock:
             return self.room.view(table)
+
+    def results(self) -> tuple[EventScore | None, dict[str, Deal]]:
+        """The session scored so far (None: no result yet) and each board's deal, for the exports."""
+        with self._lock:
+            return self.room.results.event_score(), self.room.results.export_deals()
+
+    def ranking(self) -> Json:
+        """The ranking so far, with how the session is scored (the room snapshot's ``scores``
+        without its boards)."""
+        with self._lock:
+            return self.room.results.report()
+
+    def scorecard(self, pair: str, section: str | None = None) -> Json:
+        """``pair``'s session so far: its boards, points and place."""
+        with self._lock:
+            return self.room.scorecard(pair, section)
 
     def opened(self, table: str) -> None:
         with self._lock:

@@ -1,0 +1,530 @@
+"""The room's results as they come in: each table's results put to its pairs, the field scored
+live, and the boards checked across the room (pure).
+
+``RoomResults`` takes what the tables publish: a board started (the table's ``state``, whose
+arbiter view holds the deal) and a board finished (its ``result``, the replay entry). It keeps
+
+* the **travellers**: per board, every table's result entry as it arrived;
+* the **attribution** of each result to its pairs. With the Director's session
+  (``controller.fieldscore.Session``) the movement says who sat where: the board number and
+  the table give the round (the table's sitting whose board set holds the board) and so the
+  North-South and East-West pairs, whatever the table says. Without a session the table's own
+  ``pairs`` stand (a table naming one pair for both sides, as an unconfigured table does, is
+  two pairs, ``<id>NS`` and ``<id>EW``);
+* the **scores**: the results scored with ``controller.fieldscore.score_event`` (matchpoints
+  by default, the session's scoring otherwise; a team movement's matches from its two rooms),
+  recomputed only when something changed: every board's points, the ranking, a pair's scorecard.
+
+And it checks the boards across the room:
+
+* **Law 87, a fouled board:** the same board number seen with different deals at two tables
+  (the deal of the table's view at board start, or of its result). The Director is told
+  once for every new deal; the board's results are scored in groups, the tables with the same
+  deal against each other (Law 87B), each group scaled to the full top by Neuberg's formula.
+  The group with the most tables keeps the board's number; the others are ``7b``, ``7c``...
+* **Law 15, a board played in the wrong round:** each table's way through the movement is
+  followed: it starts in its first round and moves on once it has played a round's boards.
+  A board the movement does not give the table in the round it is in is reported ("Table 3
+  played board 9 in round 2; the movement gives it boards 4-6 (Law 15)"). The result is put to
+  the pairs of the board's own round until the table's next board says which it was: back to
+  the boards of its round (the pairs who played it were that round's, Law 15A) or on in the
+  board's round (the table moved on early, a late board left unplayed).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.deal import Deal
+from controller.errors import NotationError
+from controller.fieldscore.event import score_event
+from controller.fieldscore.model import (
+    Conventions,
+    Event,
+    EventScore,
+    FieldScoreError,
+    Match,
+    Result,
+    ScoredResult,
+    Scoring,
+    Standing,
+)
+from controller.fieldscore.movement import Movement, Sitting
+from controller.fieldscore.session import Session
+
+__all__ = ["RoomAlert", "RoomResults", "deals_differ", "table_order"]
+
+Json = dict[str, Any]
+
+_TABLE_ID = re.compile(r"^(?P<section>[A-Za-z]+)?[-. _]?(?P<number>\d+)$")
+_IDLE = (None, "idle", "done")
+
+
+def table_order(table: str) -> tuple[int, str]:
+    """Sort key of a table (or board) name: numbers in number order, then the rest."""
+    return (int(table), "") if table.isdigit() else (1 << 30, table)
+
+
+@dataclass(frozen=True, slots=True)
+class RoomAlert:
+    """A finding about the room's boards for the Director: its call's ``key`` (the same finding,
+    found again on a restart, has the same key), the table whose message showed it, the board,
+    the law, and the situation in plain words."""
+
+    key: str
+    table: str
+    board: int
+    law: str
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attribution:
+    """Whom a table's result on a board belongs to: section, pairs, the round (None: no session)
+    and whether it was played out of its round (Law 15)."""
+
+    section: str | None
+    ns: str
+    ew: str
+    round: int | None = None
+    sitting_table: int | None = None
+    law15: bool = False
+
+
+@dataclass(slots=True)
+class _Way:
+    """A table's way through the movement: the boards it began (with the round each is put to),
+    the round it is in (an index into its rounds), the boards it played there, and a board
+    played out of its round whose round the next board will say."""
+
+    seen: dict[int, int] = field(default_factory=dict)
+    current: int | None = None
+    count: int = 0
+    pending: tuple[int, int] | None = None
+    """(board, index of the board's own round) until the table's next board."""
+    out_of_round: set[int] = field(default_factory=set)
+
+
+def deals_differ(a: Deal, b: Deal) -> bool:
+    """True when some card is known in both deals and held by different seats."""
+    for i, hand in enumerate(a.hands):
+        if hand is None:
+            continue
+        for j, other in enumerate(b.hands):
+            if i != j and other is not None and hand & other:
+                return True
+    return False
+
+
+def _merged(a: Deal, b: Deal) -> Deal:
+    hands = [x if y is None else y if x is None else x | y for x, y in zip(a.hands, b.hands, strict=True)]
+    return Deal((hands[0], hands[1], hands[2], hands[3]))
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _boards_text(boards: tuple[int, ...]) -> str:
+    if len(boards) == 1:
+        return f"board {boards[0]}"
+    return f"boards {boards[0]}-{boards[-1]}"
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _round2(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+@dataclass(slots=True)
+class _Scored:
+    score: EventScore | None
+    rows: dict[tuple[str, str], tuple[Attribution, str, ScoredResult | None]]
+    """(board, table) -> attribution, label (the board as scored) and its points."""
+    groups: dict[str, list[list[str]]]
+
+
+class RoomResults:
+    """The room's results (module doc): ``state`` and ``result`` take a table's messages and
+    return what the Director must be told; the rest reads."""
+
+    def __init__(self, session: Session | None = None, name: str | None = None) -> None:
+        self.session = session
+        self.name = name or (session.name if session is not None else "Session")
+        self.results: dict[str, dict[str, Json]] = {}
+        """board -> table -> the result entry (the board's replay entry plus ``pairs``)."""
+        self.deals: dict[str, dict[str, Deal]] = {}
+        """board -> table -> the deal it was played with."""
+        self._ways: dict[str, _Way] = {}
+        self._told: dict[str, int] = {}
+        """board -> how many different deals the Director has been told of."""
+        self._scored: _Scored | None = None
+
+    # -- taking the tables' messages ----------------------------------------------------------------
+
+    def state(self, table: str, body: Mapping[str, Any]) -> list[RoomAlert]:
+        """A table's ``state``: a board in progress is checked (its deal, its round)."""
+        board = _int(body.get("board"))
+        if board is None or body.get("phase") in _IDLE:
+            return []
+        alerts: list[RoomAlert] = []
+        way = self._ways.get(table)
+        played = _int(body.get("boards_played"))
+        # only a console in step with the table follows its round from a state: the retained state
+        # of a later board can arrive before the results of the boards it missed
+        if played is not None and played == (0 if way is None else len(way.seen)):
+            alerts += self._began(table, board, "is playing")
+        view = body.get("view")
+        deal = view.get("board") if isinstance(view, dict) else None
+        alerts += self._deal(table, board, deal.get("deal") if isinstance(deal, dict) else None)
+        return alerts
+
+    def result(self, table: str, body: Mapping[str, Any]) -> list[RoomAlert]:
+        """A table's ``result``: into the board's traveller, checked, and scored with the rest."""
+        number = body.get("number")
+        if number is None:
+            return []
+        self.results.setdefault(str(number), {})[table] = dict(body)
+        self._scored = None
+        board = _int(number)
+        if board is None:
+            return []
+        return self._began(table, board, "played") + self._deal(table, board, body.get("deal"))
+
+    # -- Law 87: the same board with different deals --------------------------------------------------
+
+    def _deal(self, table: str, board: int, text: object) -> list[RoomAlert]:
+        if not isinstance(text, str) or not text:
+            return []
+        try:
+            deal = Deal.parse(text)
+        except NotationError:
+            return []
+        known = self.deals.setdefault(str(board), {})
+        if known.get(table) == deal:
+            return []
+        known[table] = deal
+        self._scored = None
+        groups = self.groups(str(board))
+        told = self._told.get(str(board), 1)
+        if len(groups) <= told:
+            return []
+        self._told[str(board)] = len(groups)
+        firsts = sorted((g[0] for g in groups), key=table_order)
+        what = f"Board {board} is fouled: {_and([f'table {t}' for t in firsts])} have different deals (Law 87)"
+        return [RoomAlert(f"room/87/{board}/{len(groups)}", table, board, "87", what)]
+
+    def groups(self, board: str) -> list[list[str]]:
+        """The tables of ``board`` by the deal they played (Law 87B): the most tables first; one
+        group when the board is not fouled."""
+        found: list[tuple[Deal, list[str]]] = []
+        for table in sorted(self.deals.get(board, {}), key=table_order):
+            deal = self.deals[board][table]
+            for i, (seen, tables) in enumerate(found):
+                if not deals_differ(seen, deal):
+                    found[i] = (_merged(seen, deal), [*tables, table])
+                    break
+            else:
+                found.append((deal, [table]))
+        found.sort(key=lambda g: (-len(g[1]), table_order(g[1][0])))
+        return [tables for _, tables in found]
+
+    def fouled(self) -> dict[str, list[list[str]]]:
+        """Every fouled board's groups of tables (``groups``), by board."""
+        out = {}
+        for board in sorted(self.deals, key=table_order):
+            groups = self.groups(board)
+            if len(groups) > 1:
+                out[board] = groups
+        return out
+
+    def group_deal(self, board: str, tables: Iterable[str]) -> Deal | None:
+        """The deal the ``tables`` played ``board`` with, as far as they saw it."""
+        deal: Deal | None = None
+        for table in tables:
+            seen = self.deals.get(board, {}).get(table)
+            if seen is not None:
+                deal = seen if deal is None else _merged(deal, seen)
+        return deal
+
+    # -- Law 15: the movement ----------------------------------------------------------------------------
+
+    def place(self, table: str) -> tuple[str, Movement, tuple[Sitting, ...]] | None:
+        """Where ``table`` is in the session: its section, the section's movement and the table's
+        sittings by round (sit-outs left out); None without a session or for a table it lacks.
+        A table is named by its number (``3``), with its section's name before it when the session
+        has sections (``A3``, ``A-3``)."""
+        if self.session is None:
+            return None
+        m = _TABLE_ID.match(table.strip())
+        if m is None:
+            return None
+        number = int(m.group("number"))
+        names = [name for name, _ in self.session.sections]
+        wanted = (m.group("section") or "").upper()
+        if len(names) == 1 and not wanted:
+            section = names[0]
+        else:
+            match = [n for n in names if n.upper() == wanted]
+            if not match:
+                return None
+            section = match[0]
+        movement = self.session.movement(section)
+        sittings = tuple(sorted((s for s in movement.sittings if s.table == number and not s.sit_out),
+                                key=lambda s: s.round))
+        if not sittings:
+            return None
+        return section, movement, sittings
+
+    def _began(self, table: str, board: int, verb: str) -> list[RoomAlert]:
+        """Follow ``table`` into ``board`` (once a board); a board out of its round is reported."""
+        where = self.place(table)
+        if where is None:
+            return []
+        way = self._ways.setdefault(table, _Way())
+        if board in way.seen:
+            return []
+        _, movement, sittings = where
+        holding = [i for i, s in enumerate(sittings) if board in _set_boards(movement, s)]
+        if way.current is None:
+            expected: int | None = 0
+        elif way.count < movement.boards_per_round:
+            expected = way.current
+        else:
+            expected = way.current + 1
+        if expected is not None and expected >= len(sittings):
+            expected = None
+        if expected is not None and expected in holding:
+            if way.pending is not None:  # the board before was out of this round: played in it (Law 15A)
+                way.seen[way.pending[0]] = expected
+                way.pending = None
+            if way.current != expected:
+                way.current, way.count = expected, 0
+            way.count += 1
+            way.seen[board] = expected
+            return []
+        if way.pending is not None and way.pending[1] in holding:  # the table had moved on to that round
+            way.current, way.count = way.pending[1], 2
+            way.out_of_round.discard(way.pending[0])
+            way.pending = None
+            way.seen[board] = way.current
+            return []
+        later = [i for i in holding if expected is None or i > expected]
+        if expected is None:  # more boards than the movement gives it: nothing to say
+            way.seen[board] = holding[-1] if holding else len(sittings) - 1
+            return []
+        way.seen[board] = later[0] if later else expected
+        way.pending = (board, later[0]) if later else None
+        way.out_of_round.add(board)
+        sitting = sittings[expected]
+        what = (f"Table {table} {verb} board {board} in round {sitting.round}; the movement gives it "
+                f"{_boards_text(_set_boards(movement, sitting))} (Law 15)")
+        return [RoomAlert(f"room/15/{table}/{board}", table, board, "15", what)]
+
+    def attribution(self, table: str, board: str, body: Mapping[str, Any]) -> Attribution:
+        """Whom ``table``'s result on ``board`` belongs to (module doc)."""
+        where = self.place(table)
+        way = self._ways.get(table)
+        number = _int(body.get("number"))
+        if where is not None and way is not None and number is not None and number in way.seen:
+            section, _, sittings = where
+            s = sittings[way.seen[number]]
+            return Attribution(section or None, s.ns, s.ew, s.round, s.table, number in way.out_of_round)
+        pairs = body.get("pairs")
+        ns = ew = table
+        if isinstance(pairs, dict):
+            ns = str(pairs.get("NS", table))
+            ew = str(pairs.get("EW", table))
+        if ns == ew:
+            ns, ew = f"{ns}NS", f"{ew}EW"
+        return Attribution(None, ns, ew)
+
+    # -- the scores ----------------------------------------------------------------------------------------
+
+    def scored(self) -> _Scored:
+        """Every result scored (cached until a result or a deal comes)."""
+        if self._scored is None:
+            self._scored = self._score()
+        return self._scored
+
+    def _score(self) -> _Scored:
+        session = self.session
+        scoring = session.scoring if session is not None else Scoring.MP
+        conventions = session.conventions if session is not None else Conventions()
+        rows: dict[tuple[str, str], tuple[Attribution, str, ScoredResult | None]] = {}
+        made: dict[int, tuple[str, str]] = {}
+        results: list[Result] = []
+        groups = self.fouled()
+        for board in sorted(self.results, key=table_order):
+            labels = {t: board if i == 0 else f"{board}{chr(ord('a') + i)}"
+                      for i, tables in enumerate(groups.get(board, ())) for t in tables}
+            for table in sorted(self.results[board], key=table_order):
+                body = self.results[board][table]
+                who = self.attribution(table, board, body)
+                label = labels.get(table, board)
+                rows[(board, table)] = (who, label, None)
+                points = _int(body.get("score_ns"))
+                if points is None:
+                    continue
+                result = Result(label, who.ns, who.ew, score=points, section=who.section)
+                made[id(result)] = (board, table)
+                results.append(result)
+        if not results:
+            return _Scored(None, rows, groups)
+        participants: tuple[tuple[str | None, str], ...] = ()
+        matches: tuple[Match, ...] = ()
+        if session is not None:
+            participants = tuple((name or None, p) for name, movement in session.sections
+                                 for p in movement.participants)
+        if scoring is Scoring.TEAMS:
+            matches = self._matches(results, made, rows)
+        event = Event(self.name, scoring, tuple(results), conventions, matches, participants)
+        try:
+            score = score_event(event)
+        except FieldScoreError:
+            return _Scored(None, rows, groups)
+        for b in score.boards:
+            for s in b.results:
+                key = made.get(id(s.result))
+                if key is not None:
+                    who, label, _ = rows[key]
+                    rows[key] = (who, label, s)
+        return _Scored(score, rows, groups)
+
+    @staticmethod
+    def _matches(results: list[Result], made: dict[int, tuple[str, str]],
+                 rows: dict[tuple[str, str], tuple[Attribution, str, ScoredResult | None]]) -> tuple[Match, ...]:
+        """A team movement's matches: per round, the two rooms of each board (the home team sits
+        North-South at the odd table)."""
+        rooms: dict[tuple[int, str, str], dict[str, list[Result | None]]] = {}
+        for r in results:
+            who = rows[made[id(r)]][0]
+            if who.round is None or who.sitting_table is None:
+                continue
+            home_ns = who.sitting_table % 2 == 1
+            home, away = (who.ns, who.ew) if home_ns else (who.ew, who.ns)
+            pair = rooms.setdefault((who.round, home, away), {}).setdefault(r.board, [None, None])
+            pair[0 if home_ns else 1] = r
+        out = []
+        for (rnd, home, away), boards in sorted(rooms.items()):
+            both = tuple((h, a) for _, (h, a) in sorted(boards.items(), key=lambda kv: table_order(kv[0]))
+                         if h is not None and a is not None)
+            if both:
+                out.append(Match(home, away, both, str(rnd)))
+        return tuple(out)
+
+    # -- what the console shows ------------------------------------------------------------------------
+
+    def travellers(self) -> list[Json]:
+        """Per board, every table's result: contract, result, North-South's score and the pairs."""
+        scored = self.scored()
+        out = []
+        for board in sorted(self.results, key=table_order):
+            rows = []
+            for table in sorted(self.results[board], key=table_order):
+                r = self.results[board][table]
+                who = scored.rows[(board, table)][0]
+                pairs = {"NS": who.ns, "EW": who.ew} if who.round is not None else r.get("pairs")
+                rows.append({"table": table, "contract": r.get("contract"), "declarer": r.get("declarer"),
+                             "tricks": r.get("tricks"), "result": r.get("result"), "score_ns": r.get("score_ns"),
+                             "status": r.get("status"), "pairs": pairs})
+            out.append({"board": board, "results": rows})
+        return out
+
+    def scores(self) -> Json:
+        """The field scored: scoring, whether ranked by direction, and per board and table the
+        pairs, the round, the board as scored (a fouled board's group), and each side's points."""
+        scored = self.scored()
+        score = scored.score
+        boards: dict[str, dict[str, Json]] = {}
+        for (board, table), (who, label, s) in scored.rows.items():
+            boards.setdefault(board, {})[table] = {
+                "ns": who.ns, "ew": who.ew, "section": who.section, "round": who.round, "label": label,
+                "law15": who.law15,
+                "points_ns": None if s is None else _round2(s.points_ns),
+                "points_ew": None if s is None else _round2(s.points_ew),
+                "percent_ns": None if s is None else _round2(s.percent_ns),
+                "percent_ew": None if s is None else _round2(s.percent_ew),
+                "top": None if s is None else _round2(s.top)}
+        session = self.session
+        return {"name": self.name,
+                "scoring": (session.scoring if session is not None else Scoring.MP).value,
+                "by_direction": bool(score is not None and score.by_direction),
+                "session": None if session is None else {
+                    "name": session.name, "movement": session.kind.value, "rounds": session.rounds,
+                    "boards_per_round": session.movement(session.sections[0][0]).boards_per_round,
+                    "sections": [name for name, _ in session.sections]},
+                "boards": boards, "fouled": scored.groups}
+
+    def ranking(self) -> list[Json]:
+        """Every pair (or team): place, total, percentage (matchpoints), boards played, in rank
+        order (North-South's field, then East-West's, when ranked by direction)."""
+        score = self.scored().score
+        if score is None:
+            return []
+        return [_standing(st) for st in score.standings]
+
+    def report(self) -> Json:
+        """The ranking with how it was scored: ``scores`` without the boards, plus ``ranking``."""
+        out = self.scores()
+        del out["boards"]
+        return {**out, "ranking": self.ranking()}
+
+    def event_score(self) -> EventScore | None:
+        """The session scored so far (None: no result yet), for the exports."""
+        return self.scored().score
+
+    def export_deals(self) -> dict[str, Deal]:
+        """Each board as scored (a fouled board's groups apart) with its complete deal, for the exports."""
+        tables: dict[tuple[str, str], list[str]] = {}
+        for (board, table), (_, label, _) in self.scored().rows.items():
+            tables.setdefault((board, label), []).append(table)
+        out: dict[str, Deal] = {}
+        for (board, label), at in tables.items():
+            deal = self.group_deal(board, at)
+            if deal is not None and deal.is_complete:
+                out[label] = deal
+        return out
+
+    def scorecard(self, pair: str, section: str | None = None) -> Json:
+        """``pair``'s session so far: each board it played (round, table, direction, opponents,
+        contract, result, its own score and points), with its total, percentage and place."""
+        scored = self.scored()
+        rows = []
+        for (board, table), (who, label, s) in scored.rows.items():
+            if (who.section or None) != (section or None) or pair not in (who.ns, who.ew):
+                continue
+            ns = who.ns == pair
+            r = self.results[board][table]
+            score = _int(r.get("score_ns"))
+            rows.append({"board": board, "label": label, "round": who.round, "table": table,
+                         "direction": "NS" if ns else "EW", "opponents": who.ew if ns else who.ns,
+                         "contract": r.get("contract"), "declarer": r.get("declarer"), "result": r.get("result"),
+                         "status": r.get("status"),
+                         "score": None if score is None else (score if ns else -score),
+                         "points": None if s is None else _round2(s.points_ns if ns else s.points_ew),
+                         "percent": None if s is None else _round2(s.percent_ns if ns else s.percent_ew),
+                         "top": None if s is None else _round2(s.top), "law15": who.law15})
+        rows.sort(key=lambda row: (row["round"] or 0, table_order(str(row["board"]))))
+        standing = None
+        if scored.score is not None:
+            standing = next((_standing(st) for st in scored.score.standings
+                             if st.pair == pair and (st.section or None) == (section or None)), None)
+        return {"pair": pair, "section": section, "standing": standing, "boards": rows}
+
+
+def _set_boards(movement: Movement, sitting: Sitting) -> tuple[int, ...]:
+    return movement.boards(sitting.board_set)
+
+
+def _standing(st: Standing) -> Json:
+    place = None if st.rank is None else f"{st.rank}=" if st.tied > 1 else str(st.rank)
+    return {"pair": st.pair, "section": st.section, "direction": st.direction, "boards": st.boards,
+            "total": round(st.total, 2), "percent": _round2(st.percent), "average": _round2(st.average),
+            "rank": st.rank, "tied": st.tied, "place": place}
