@@ -324,8 +324,16 @@ _PLAY: tuple[Row, ...] = (
                                  "the table"),
     ), title="Partner of a major penalty card's owner on lead"),
     Row("card_exposed_by_defender", ("penalty_card",), "the defender whose card was exposed", "arbiter", (
-        Option(_ACKNOWLEDGE, "recorded: {card} is a penalty card (major if an honour or exposed deliberately)"),
-    ), title="Card exposed by a defender"),
+        Option(_ACKNOWLEDGE, "recorded: {card} is a penalty card, minor if a single card below the 10 exposed by "
+                             "accident, else major; {offender} must play it as Law 50 says"),
+        Option("deliberate", "the arbiter finds {card} exposed deliberately: a major penalty card, to be played "
+                             "at the first legal opportunity, and declarer may have lead options when {partner} "
+                             "is on lead"),
+        Option("no_penalty", "the arbiter finds {card} exposed through an external cause: not a penalty card, "
+                             "back to {offender}'s hand (the information is unauthorized for {partner})"),
+    ), title="Card exposed by a defender",
+        note="A defender's card faced on the table during the play (on his spread zone, dropped, shown), or "
+             "entered by the arbiter; not one faced for a claim."),
     Row("defender_plays_after_retraction_ordered", ("penalty_card",), "the defender who played", "arbiter", (
         Option(_ACKNOWLEDGE, "recorded: {card} is a major penalty card"),
     ), title="Defender played before declarer led from the right hand", noted=True),

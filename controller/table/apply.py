@@ -20,7 +20,7 @@ from controller.table.auction import _rule_call, _rule_call_after_close
 from controller.table.bridge1905 import _declaration_done, _rule_w_opening_lead
 from controller.table.claims import _rule_claim
 from controller.table.closing import _close
-from controller.table.penalties import _add_penalty_card
+from controller.table.penalties import _add_penalty_card, _rule_exposed
 from controller.table.play import _rule_lead, _rule_lead_option, _rule_premature, _rule_two_cards
 from controller.table.revokes import _rule_after_play, _rule_revoke
 from controller.table.state import BoardState, Event, Phase, Step, TableState
@@ -131,6 +131,8 @@ def _apply_ruling(state: TableState, irr: Irregularity, option: str, args: dict[
         return _rule_claim(state, board, irr, option, args, t)
     if kind in ("deck_problem", "wrong_board"):
         return _rule_deck(state, board, irr, held, option, args, t)
+    if situation == "card_exposed_by_defender":
+        return _rule_exposed(state, board, irr, option)
     return state, []  # penalty_card and the like: the ruling is recorded, nothing to apply
 
 

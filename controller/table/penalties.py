@@ -1,9 +1,10 @@
 """Penalty cards and lead restrictions (Laws 24, 26, 48-52).
 
 Cards exposed during the auction (Law 24: a card on the play zone counts as led; the
-partner passes once; a defender's become penalty cards when the play starts), a card
-exposed by a defender (Laws 48, 49; declarer's never is one), major and minor penalty
-cards (Law 50), declarer's lead options when the offender's partner gets the lead (Law 26
+partner passes once; a defender's become penalty cards when the play starts), cards
+exposed by a defender during the play, faced on the table or entered by the arbiter (Laws
+48, 49; declarer's never are), major and minor penalty cards (Law 50) and the arbiter's
+finding on them, declarer's lead options when the offender's partner gets the lead (Law 26
 after a withdrawn call, Laws 50D, 51 with major penalty cards), and the failure to play a
 penalty card (Law 52). Declarer's choice is applied in ``play`` (``_rule_lead_option``);
 the ruling on a failure to play one in ``apply``.
@@ -17,7 +18,7 @@ from controller.cards import Card, Rank
 from controller.irregularities import Irregularity
 from controller.rulings import Obligation, PenaltyCard
 from controller.seats import Seat
-from controller.table._common import _SUIT_NAMES, _oblige, _raise, _reject
+from controller.table._common import _SUIT_NAMES, _oblige, _raise, _Refused, _reject
 from controller.table.state import BoardState, Event, Phase, Step, TableState
 from controller.values import evolve
 
@@ -58,10 +59,62 @@ def _expose(state: TableState, act: a.ExposeCard) -> Step:
     if act.seat.side is board.contract.declarer.side:
         return Step(state, (Event("exposed", f"{act.card}: declarer's and dummy's cards are never "
                                   "penalty cards (Law 48)", act.seat, act.t),))
-    state, board, irr = _raise(state, board, "card_exposed_by_defender", act.seat,
-                               f"{act.seat} exposed {act.card}", act.t, board.play.trick_number)
-    board = _add_penalty_card(board, act.seat, act.card, act.deliberate, irr.id)
-    return Step(evolve(state, board=board), (Event("penalty_card", str(act.card), act.seat, act.t),), (irr,))
+    return _exposed_by_defender(state, board, act.seat, (act.card,), act.t, act.deliberate)
+
+
+def _exposed_by_defender(state: TableState, board: BoardState, seat: Seat, cards: tuple[Card, ...], t: float,
+                         deliberate: bool = False, events: tuple[Event, ...] = ()) -> Step:
+    """Cards a defender exposes during the play (Laws 49, 50): each a penalty card, minor when it
+    is a single card below the 10 exposed by accident, else major (enforced from then on).
+
+    Cards already played or already penalty cards are not exposed again (a penalty card put
+    face up in front of its owner, as Law 50 asks). When a defender on lead has not led yet
+    and his partner now has a major penalty card, declarer's lead options are offered at once.
+    """
+    play = board.play
+    assert play is not None
+    hand = play.hands[seat]
+    mine = {pc.card for pc in board.penalty_cards if pc.seat is seat}
+    new = tuple(c for c in cards if not board.played >> c.index & 1 and c not in mine
+                and (hand is None or c in hand))
+    if not new:
+        return Step(evolve(state, board=board), events)
+    what = " ".join(str(c) for c in new)
+    state, board, irr = _raise(state, board, "card_exposed_by_defender", seat,
+                               f"{seat} exposed {what}" + (" deliberately" if deliberate else ""), t,
+                               play.trick_number)
+    for card in new:
+        board = _add_penalty_card(board, seat, card, deliberate, irr.id)
+    kinds = ", ".join(f"{pc.card} {'major' if pc.major else 'minor'}" for pc in board.penalty_cards
+                      if pc.seat is seat)
+    out = [*events, Event("penalty_card", f"{what} (Laws 49, 50): {kinds}", seat, t)]
+    if not play.current.cards and play.turn is seat.partner and board.lead_options_for == play.trick_number:
+        board = evolve(board, lead_options_for=0)
+        state, board, more = _lead_options_due(evolve(state, board=board), board, t)
+        out.extend(more)
+    return Step(evolve(state, board=board), tuple(out), tuple(
+        i for i in state.irregularities if i.id >= irr.id))
+
+
+def _rule_exposed(state: TableState, board: BoardState, irr: Irregularity,
+                  option: str) -> tuple[TableState, list[Event]]:
+    """The arbiter's finding on a card a defender exposed (Laws 49, 50): as it stands
+    (``acknowledge``), exposed deliberately (``deliberate``: major penalty cards), or not
+    penalty cards at all (``no_penalty``: an external cause, DD 49; a claim, Law 68)."""
+    ours = [pc for pc in board.penalty_cards if pc.source == irr.id]
+    if option == "acknowledge":
+        return state, []
+    if not ours:
+        raise _Refused("the exposed cards are no longer penalty cards (played, or picked up by a lead option)")
+    words = " ".join(str(pc.card) for pc in ours)
+    if option == "deliberate":
+        board = evolve(board, penalty_cards=tuple(evolve(pc, major=True) if pc.source == irr.id else pc
+                                                  for pc in board.penalty_cards))
+        return evolve(state, board=board), [Event("penalty_card", f"{words}: exposed deliberately, major "
+                                                  "(Law 50)", irr.offender, irr.t)]
+    board = evolve(board, penalty_cards=tuple(pc for pc in board.penalty_cards if pc.source != irr.id))
+    return evolve(state, board=board), [Event("returned", f"{words}: not penalty cards; back to the hand "
+                                              "(Law 49)", irr.offender, irr.t)]
 
 
 def _add_penalty_card(board: BoardState, seat: Seat, card: Card, deliberate: bool,

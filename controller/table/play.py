@@ -34,6 +34,7 @@ from controller.table._common import (
 from controller.table.bridge1905 import _chooser_1905
 from controller.table.penalties import (
     _add_penalty_card,
+    _exposed_by_defender,
     _exposed_in_auction,
     _failure_to_play_penalty_card,
     _lead_options_due,
@@ -304,6 +305,20 @@ def _face(state: TableState, act: a.FaceCards) -> Step:
         hands = list(play.hands)
         hands[act.seat] = frozenset(act.cards)
         board = evolve(board, play=evolve(play, hands=(hands[0], hands[1], hands[2], hands[3])))
+    if (play is not None and board.phase is Phase.PLAY and board.contract is not None
+            and act.seat.side is not board.contract.declarer.side):
+        played = sum(1 for trick in (*play.tricks, play.current) if trick.card_of(act.seat) is not None)
+        whole_hand = len(set(act.cards)) >= 13 - played > 1
+        if board.claim is not None or whole_hand:
+            # Laws 68, 70 (R 49 note): cards faced in making, agreeing to or disputing a claim are
+            # not penalty cards, and a defender who faces his hand makes a claim or concession
+            # (D 68): the arbiter enters it; he may still treat the cards as information
+            why = ("faced for the claim" if board.claim is not None
+                   else "a defender facing his hand claims or concedes (Law 68): the arbiter enters it")
+            events.append(Event("exposed", f"{why}: not penalty cards (Laws 68, 70)", act.seat, act.t))
+            return Step(evolve(state, board=board), tuple(events))
+        # Laws 49, 50: a defender's card face up on the table is a penalty card
+        return _exposed_by_defender(state, board, act.seat, act.cards, act.t, events=tuple(events))
     return Step(evolve(state, board=board), tuple(events))
 
 
