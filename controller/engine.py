@@ -23,12 +23,12 @@ arrival on a play zone is a play; a card the arbiter entered as played off the r
 him and plays it, later, by putting it on his play zone.)
 
 Its next *arrival*, not its next read: a card withdrawn while it still lies on a reader
-(``Engine.on_zones``) is kept in ``Engine.lying`` and its reads are the same presence
-(a reader's drop-out, a seat unit that restarts and reports every tag again) until it has
-left the zones for longer than the sensing layer's drop-out tolerance; only then is it
-given back to the sensing layer, whose next read of it is a new arrival. Otherwise a card
-exposed during the auction, a penalty card or a refused lead left where it lay would be
-read as a new call for the arbiter at every drop-out.
+(``Engine.places``) is kept in ``Engine.lying``, and a read of it on that reader is the same
+presence (a reader's drop-out, a seat unit that restarts and reports every tag again) until
+it has been gone from it for longer than the sensing layer's drop-out tolerance, or is read
+on another zone; only then is it given back to the sensing layer, for which it is a new
+arrival. Otherwise a card exposed during the auction, a penalty card or a refused lead left
+where it lay would be read as a new call for the arbiter at every drop-out.
 
 An action from outside the sensors that the table refuses (a ruling the law does not
 allow, an action that makes no sense now) changes nothing, here as in the table: the
@@ -117,18 +117,16 @@ def table_mask(board: BoardState) -> int:
 class Engine:
     """The sensing layer and the table as one value (see the module doc).
 
-    ``on_zones``: bit ``card.index`` set for each card of the deck in play lying on a seat's
-    zone (read, and not gone since). ``lying``: the cards withdrawn while they lay on a zone,
-    whose reads are not passed on until they have left; ``left``: those of them gone from
-    the zones, with the time they went (a read within the drop-out tolerance is the same
-    presence).
+    ``places``: (card index, reader) of each card of the deck in play lying on a seat's zone
+    (read there, and not gone since). ``lying``: (card index, reader, time gone or None) of the
+    cards withdrawn while they lay on that reader, whose reads there are not passed on until
+    they have left it (module doc).
     """
 
     table: TableState
     sensing: Sensing
-    on_zones: int = 0
-    lying: int = 0
-    left: tuple[tuple[int, float], ...] = ()
+    places: tuple[tuple[int, str], ...] = ()
+    lying: tuple[tuple[int, str, float | None], ...] = ()
 
     @classmethod
     def new(cls, decks: DeckRegistry, settings: Settings | None = None, deck: str | None = None) -> Engine:
@@ -172,60 +170,64 @@ class Engine:
         result = fold.apply(action, source)
         return fold.done(result)
 
-    def _card_bit(self, event: TagSeen | TagGone) -> int:
-        """The bit of the card of the deck in play that ``event`` reads on a seat's zone, else 0."""
+    def _card_index(self, event: TagSeen | TagGone) -> int | None:
+        """The index of the card of the deck in play that ``event`` reads on a seat's zone, else None."""
         if event.reader == BOARD_READER or "." not in event.reader:
-            return 0
+            return None
         tag = self.sensing.decks.get(event.uid)
         if tag is None or (self.sensing.deck is not None and tag.deck != self.sensing.deck):
-            return 0
-        return 1 << tag.card.index
+            return None
+        return tag.card.index
 
     def _presence(self, event: TagSeen | TagGone) -> Engine | None:
-        """The engine with ``event``'s card on or off the zones; None for a read of a card
+        """The engine with ``event``'s card on or off its zone; None for a read of a card
         withdrawn while it lay there that has not left since (it is not passed on)."""
-        bit = self._card_bit(event)
-        if not bit:
+        index = self._card_index(event)
+        if index is None:
             return self
-        index = bit.bit_length() - 1
+        here = (index, event.reader)
+        lying = next((x for x in self.lying if x[0] == index), None)
         if isinstance(event, TagGone):
-            left = self.left
-            if self.lying & bit and not any(i == index for i, _t in left):
-                left = (*left, (index, event.t))
-            if not self.on_zones & bit and left is self.left:
+            if here not in self.places and (lying is None or lying[2] is not None):
                 return self
-            return replace(self, on_zones=self.on_zones & ~bit, left=left)
-        if self.lying & bit:
-            gone = next((t for i, t in self.left if i == index), None)
-            if gone is None or event.t - gone <= self.sensing.settings.dropout:
+            kept = tuple(x for x in self.lying if x[0] != index)
+            if lying is not None and lying[1] == event.reader:
+                kept = (*kept, (index, event.reader, event.t))
+            elif lying is not None:
+                kept = (*kept, lying)
+            return replace(self, places=tuple(p for p in self.places if p != here), lying=kept)
+        if lying is not None:
+            gone = lying[2]
+            if lying[1] == event.reader and (gone is None or event.t - gone <= self.sensing.settings.dropout):
                 return None
-            left = tuple(x for x in self.left if x[0] != index)
-            return replace(self, on_zones=self.on_zones | bit, lying=self.lying & ~bit, left=left)
-        if self.on_zones & bit:
+            rest = tuple(x for x in self.lying if x[0] != index)
+            return replace(self, places=(*(p for p in self.places if p[0] != index), here), lying=rest)
+        if here in self.places:
             return self
-        return replace(self, on_zones=self.on_zones | bit)
+        return replace(self, places=(*(p for p in self.places if p[0] != index), here))
 
     def _still_lying(self, event: TagSeen) -> Engine:
-        """The engine after a read of a card that never left: back on the zones, not gone."""
-        bit = self._card_bit(event)
-        index = bit.bit_length() - 1
-        left = tuple(x for x in self.left if x[0] != index)
-        if self.on_zones & bit and left == self.left:
+        """The engine after a read of a withdrawn card that never left its reader."""
+        index = self._card_index(event)
+        assert index is not None
+        here = (index, event.reader)
+        lying = tuple((i, r, None) if i == index else (i, r, g) for i, r, g in self.lying)
+        places = self.places if here in self.places else (*self.places, here)
+        if places is self.places and lying == self.lying:
             return self
-        return replace(self, on_zones=self.on_zones | bit, left=left)
+        return replace(self, places=places, lying=lying)
 
 
 class _Fold:
     """The mutable work of one input (one copy of the engine, frozen at the end)."""
 
-    __slots__ = ("derived", "left", "lying", "notices", "on_zones", "sensing", "table")
+    __slots__ = ("derived", "lying", "notices", "places", "sensing", "table")
 
     def __init__(self, engine: Engine, sensing: Sensing) -> None:
         self.table = engine.table
         self.sensing = sensing
-        self.on_zones = engine.on_zones
+        self.places = engine.places
         self.lying = engine.lying
-        self.left = engine.left
         self.derived: list[Derived] = []
         self.notices: list[Notice] = []
 
@@ -239,7 +241,7 @@ class _Fold:
     def apply(self, action: a.Action, source: str) -> Step:
         if isinstance(action, a.BoardStart):
             self.sensing, outs = self.sensing.new_board(action.t)
-            self.lying, self.left = 0, ()
+            self.lying = ()
             self.outputs(outs)
         was_open = _board_open(self.table.board)
         result = step(self.table, action)
@@ -266,10 +268,10 @@ class _Fold:
             bit = 1 << card.index
             if extra & bit:
                 sensing = sensing.withdraw(card)
-                if self.on_zones & bit:
-                    # still lying on a reader: its next read is not a new arrival (module doc)
-                    self.lying |= bit
-                    self.left = tuple(x for x in self.left if x[0] != card.index)
+                where = next((r for i, r in self.places if i == card.index), None)
+                if where is not None:
+                    # still lying on a reader: its next read there is not a new arrival (module doc)
+                    self.lying = (*(x for x in self.lying if x[0] != card.index), (card.index, where, None))
             elif missing & bit:
                 sensing = sensing.mark_played(card)
         self.sensing = sensing
@@ -281,7 +283,7 @@ class _Fold:
                 d.source != "sensing" or d.irregularities or not isinstance(d.action, _PLAIN)))
                for d in self.derived):
             self.reconcile()
-        engine = Engine(self.table, self.sensing, self.on_zones, self.lying, self.left)
+        engine = Engine(self.table, self.sensing, self.places, self.lying)
         return Outcome(engine, tuple(self.derived), tuple(self.notices), result)
 
 

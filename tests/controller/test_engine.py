@@ -116,3 +116,28 @@ def test_a_penalty_card_left_on_the_play_zone_is_not_led_again_at_each_read_law_
     assert board is not None and board.play is not None
     assert [str(c) for c in board.play.current.cards] == ["CA", "C8", "C7"]
     assert table.raised == ["opening_lead_out_of_turn"]
+
+
+def test_a_penalty_card_moved_at_once_to_its_owners_spread_zone_and_back_is_played_law_50() -> None:
+    """Law 50 (seeds 002 and 000): a penalty card is left face up in front of its owner and played
+    at its turn. Moved from the play zone to the spread zone (gone from one reader and read on the
+    other at the same moment), it is not a new exposure; moved back to the play zone, it is played."""
+    table = _Table()
+    for seat, slot in (("N", "1NT"), ("E", "Pass"), ("S", "Pass"), ("W", "Pass")):
+        table.call(seat, slot)
+    table.card("C7", "W.play")        # E is on lead: W leads out of turn
+    table.act(a.Ruling("leave_penalty_card", 1))
+    table.t += 0.5
+    table.feed(TagGone("W.play", DECK["C7"], table.t))
+    table.feed(TagSeen("W.spread", DECK["C7"], table.t))
+    table.t += 3.0
+    table._take(table.engine.tick(table.t))   # the spread zone settles: C7 faced
+    table.card("CA", "E.play")
+    table.card("C8", "S.play")
+    table.t += 0.5
+    table.feed(TagGone("W.spread", DECK["C7"], table.t))
+    table.feed(TagSeen("W.play", DECK["C7"], table.t))
+    board = table.engine.table.board
+    assert board is not None and board.play is not None
+    assert [str(c) for c in board.play.current.cards] == ["CA", "C8", "C7"]
+    assert table.raised == ["opening_lead_out_of_turn"] and table.refused == []
