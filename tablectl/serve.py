@@ -41,7 +41,8 @@ from tablectl.runtime import TableRuntime, TableSetup, load_board_tags, load_han
 from web_ui.arbiter_link import ENV as LINK_ENV
 from web_ui.arbiter_link import load_key
 from web_ui.security import LOCAL_HOSTS
-from web_ui.service import WebSettings
+from web_ui.service import PUBLIC_RECORDS as WEB_PUBLIC_RECORDS
+from web_ui.service import PublicRecords, WebSettings
 
 __all__ = ["PIN_FILE", "ServerOptions", "add_commands", "add_link_key_option", "add_pin_options", "add_server_options",
            "check_server", "default_data_dir", "given_pin", "run_server", "server_options", "setup_logging", "show_pin",
@@ -159,6 +160,11 @@ def show_pin(pin: str, data_dir: Path, label: str = "arbiter PIN") -> str:
     finally:
         os.close(fd)
     return f"{label}: in {path.resolve()} (readable by this user only; a PIN is printed only on a terminal)"
+
+
+def _public_records(value: str | None) -> PublicRecords | None:
+    """The ``public_records`` setting named ``value`` (the command line's or the config's, both checked)."""
+    return next((choice for choice in WEB_PUBLIC_RECORDS if choice == value), None)
 
 
 def _check_pin(pin_hash: str) -> Callable[[str], bool]:
@@ -475,7 +481,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     print(f"{config.name}: {runtime.store.path}")
     settings = WebSettings(check_pin=_check_pin(pin_hash), table_name=config.name, link_key=link_key,
                            table_id=table_id, hosts=options.hosts,
-                           public_records=args.public_records or config.public_records)
+                           public_records=_public_records(args.public_records or config.public_records))
     try:
         if args.no_web:
             print(f"  no web server; started in {time.monotonic() - started:.2f} s", flush=True)
@@ -575,7 +581,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         thread.start()
         code = _serve(runtime, WebSettings(check_pin=_check_pin(pin_hash), table_name="Demo table",
                                            link_key=link_key, table_id=table_id, hosts=server.hosts,
-                                           public_records=args.public_records), server)
+                                           public_records=_public_records(args.public_records)), server)
         stop.set()
         thread.join(10)
         return code

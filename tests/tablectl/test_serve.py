@@ -127,3 +127,4 @@ def test_the_directors_public_records_setting_is_read_from_the_config_and_checke
     assert loads('[table]\nname = "T"\npublic_records = "never"\n').public_records == "never"
     with pytest.raises(ValueError, match="public_records"):
         loads('[table]\nname = "T"\npublic_records = "sometimes"\n')
+    assert serve._public_records("after_session") == "after_session" and serve._public_records(None) is None
