@@ -48,6 +48,7 @@ __all__ = [
     "Policy",
     "RevokeRecord",
     "RulesOfCode",
+    "call_out_of_rotation_conditions",
     "call_out_of_rotation_situation",
     "cards_from",
     "change_lead_suits",
@@ -234,10 +235,12 @@ class Policy:
 def call_out_of_rotation_situation(auction: Auction, seat: Seat, call: Call) -> str:
     """The catalogue row of a call by ``seat`` while another seat is in turn (Laws 25, 30-32).
 
-    A call at LHO's turn is a change of call unless nobody has called yet (D 30B2; R fn 12).
-    So is a second call by a player whose LHO alone has called since his own call: D 25A
-    allows the change of an unintended call until partner calls, and R 25 asks only that it
-    be made without pause for thought; the arbiter judges (``inadvertent`` or ``purposeful``).
+    A call at LHO's turn is a change of call unless nobody has called yet (D 30B2; R fn 12):
+    the player's own call is the last one. A call at partner's turn is a call out of rotation
+    (D 30B1(b), 31B, 32A; R 30B, 31A, 32A), also when its maker called just before his LHO:
+    LHO's call stands between them, so it is a new call, not a substitute. The arbiter may
+    still find it the change of an unintended call (D 25A allows one until partner calls):
+    ``own_call_before_lho`` offers him that (``call_out_of_rotation_conditions``).
     """
     turn = auction.turn
     if turn is seat.lho:
@@ -245,8 +248,6 @@ def call_out_of_rotation_situation(auction: Auction, seat: Seat, call: Call) -> 
             return "change_of_call"
         position = "lho"
     elif turn is seat.partner:
-        if len(auction.seats) >= 2 and auction.seats[-2] is seat and auction.seats[-1] is seat.lho:
-            return "change_of_call"
         position = "partner"
     else:
         position = "rho"
@@ -260,6 +261,16 @@ def call_out_of_rotation_situation(auction: Auction, seat: Seat, call: Call) -> 
     if position == "lho" or not auction.is_legal(call, seat):
         return "double_oor_inadmissible"
     return "double_oor_rho_turn" if position == "rho" else "double_oor_partner_turn"
+
+
+def call_out_of_rotation_conditions(auction: Auction, seat: Seat) -> frozenset[str]:
+    """The catalogue conditions of a call out of rotation by ``seat``: ``own_call_before_lho``
+    when it comes at partner's turn and ``seat`` made the call just before his LHO's (the
+    arbiter may find it a Law 25A change of that call)."""
+    seats = auction.seats
+    if auction.turn is seat.partner and len(seats) >= 2 and seats[-2] is seat and seats[-1] is seat.lho:
+        return frozenset(("own_call_before_lho",))
+    return frozenset()
 
 
 def forbidden_call(obligations: Iterable[Obligation], seat: Seat, call: Call,

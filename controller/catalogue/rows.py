@@ -117,6 +117,15 @@ def _cancel_oor(sentence: str, *, artificial: bool = False, by_code: tuple[tuple
     return Option("cancel", "{lho} does not accept: " + sentence, args, by_code)
 
 
+_INADVERTENT_AT_PARTNERS_TURN = Option(
+    "inadvertent", "the arbiter finds that {offender} was changing an unintended call of his own, made just "
+                   "before {lho}'s (Law 25A: until partner calls): {call} replaces it without rectification; "
+                   "{lho}'s call over the first one stands unless he withdraws it or it is no longer legal", (
+                       Arg("lho_withdraws", "flag", False, "LHO withdraws the call he made over the first one (25A)"),),
+    only_if="own_call_before_lho")
+"""The arbiter's override of a call at partner's turn made by the player who called just before his
+LHO: the table reads it as a call out of rotation (Laws 30-32), the arbiter may find it a change."""
+
 _PASS_CANCELLED = "the pass is cancelled and the turn goes back to the player whose turn it was; "
 _BARRED_AFTER_BID = ("{call} is cancelled and the turn goes back to the player whose turn it was; {partner} must "
                      "pass for the rest of the auction and declarer may have lead options when {partner} is on lead")
@@ -152,7 +161,8 @@ _AUCTION: tuple[Row, ...] = (
                                  "first call, if kept) and {partner} must pass, for the rest of the auction "
                                  "(or once if the first call is kept); declarer may have lead options")
                              for c in ("rubber", "chicago"))),
-    ), note="A call at LHO's turn after an own call, or a second call before partner has called."),
+    ), note="A call at LHO's turn after an own call (nobody has called since it). A call at partner's turn is "
+            "a call out of rotation, which the arbiter may find a change of call."),
     Row("pass_oor_before_any_bid", ("call_out_of_rotation",), "the player who passed out of rotation", "lho", (
         _ACCEPT_CALL,
         _cancel_oor(_PASS_CANCELLED + "{offender} must pass at his next turn", artificial=True),
@@ -166,6 +176,7 @@ _AUCTION: tuple[Row, ...] = (
             _ACCEPT_CALL,
             _cancel_oor(_PASS_CANCELLED + "{offender} must pass for the rest of the auction and {partner} may "
                         "not double or redouble at his next turn", artificial=True),
+            _INADVERTENT_AT_PARTNERS_TURN,
         ), title="Pass out of rotation at partner's turn"),
     Row("bid_oor_rho_turn", ("call_out_of_rotation",), "the player who bid out of rotation", "lho", (
         _ACCEPT_CALL,
@@ -173,8 +184,10 @@ _AUCTION: tuple[Row, ...] = (
                     "or redoubles, {offender} may call freely and {partner} may be barred"),
     ), title="Bid out of rotation at RHO's turn"),
     Row("bid_oor_partner_turn", ("call_out_of_rotation",), "the player who bid out of rotation", "lho", (
-        _ACCEPT_CALL, _cancel_oor(_BARRED_AFTER_BID),
-    ), title="Bid out of rotation at partner's turn"),
+        _ACCEPT_CALL, _cancel_oor(_BARRED_AFTER_BID), _INADVERTENT_AT_PARTNERS_TURN,
+    ), title="Bid out of rotation at partner's turn",
+        note="Also when the offender made the call just before LHO's: the table reads a new call, not a change "
+             "of call; the arbiter may find it one (inadvertent)."),
     Row("bid_oor_lho_turn_first_round", ("call_out_of_rotation",), "the player who bid out of rotation", "lho", (
         _ACCEPT_CALL, _cancel_oor(_BARRED_AFTER_BID),
     ), title="Bid out of rotation at LHO's turn"),
@@ -183,6 +196,7 @@ _AUCTION: tuple[Row, ...] = (
             _ACCEPT_CALL,
             _cancel_oor("{call} is cancelled; {partner} must pass for the rest of the auction, {offender} may not "
                         "double or redouble the same bid again, and declarer may have lead options"),
+            _INADVERTENT_AT_PARTNERS_TURN,
         ), title="Double or redouble out of rotation at partner's turn"),
     Row("double_oor_rho_turn", ("call_out_of_rotation",), "the player who doubled or redoubled out of rotation",
         "lho", (

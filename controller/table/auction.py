@@ -77,7 +77,9 @@ def _call_in_order(state: TableState, board: BoardState, act: a.MakeCall) -> Ste
     if situation is not None:
         detail = f"{act.seat} {act.call}" + (
             f" while {auction.turn} was to call" if act.seat is not auction.turn else "")
-        state, board, irr = _raise(state, board, situation, act.seat, detail, act.t)
+        conditions = (r.call_out_of_rotation_conditions(auction, act.seat) if act.seat is not auction.turn
+                      else frozenset())
+        state, board, irr = _raise(state, board, situation, act.seat, detail, act.t, conditions=conditions)
         board = _hold(board, Held(irr.id, act.seat, call=act.call, t=act.t))
         events.append(Event("irregularity", irr.situation, act.seat, act.t))
         return Step(evolve(state, board=board), tuple(events), (irr,))
@@ -407,7 +409,8 @@ def _rule_call(state: TableState, board: BoardState, irr: Irregularity, held: He
         board = _oblige(board, Obligation(r.REPLACE_CALL, offender, irr.id, call, mode=mode))
         events.append(Event("rectification", f"{offender} replaces {call} (Law 27B)", offender, t))
         return evolve(state, board=board), events
-    if irr.kind == "change_of_call":
+    if irr.kind == "change_of_call" or option == "inadvertent":
+        # (a call at partner's turn the arbiter finds a Law 25A change of the offender's call)
         return _rule_change_of_call(state, board, irr, held, option, args, t)
     if situation in ("inadmissible_double", "double_oor_inadmissible"):
         board = _oblige(board, Obligation(r.REPLACE_CALL, offender, irr.id, call, mode="any"),
