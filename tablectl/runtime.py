@@ -61,6 +61,7 @@ from controller.sensing.events import DeviceHealth, RawEvent
 from controller.sensing.translate import Notice, NoticeKind, Sensing, Settings
 from controller.table import Phase, Step, TableState
 from drivers.base import EventSource, Indicator
+from tablectl.highwater import Loss
 from tablectl.store import EventStore, StoreError
 from web_ui.service import RecordFormat, Snapshot, Submitted
 
@@ -160,7 +161,11 @@ class TableRuntime:
         """How many times the engine thread has woken up (events, deadlines, stop)."""
         self.last_input = 0
         """The log sequence number of the latest input committed."""
+        self.loss: Loss | None = None
+        """What the log had lost of what the table acknowledged, found at start (None: nothing)."""
         self._notices: collections.deque[Notice] = collections.deque(maxlen=self.setup.notices_kept)
+        self._pinned: list[Notice] = []
+        """Notices shown for as long as the table runs (the log's damage), newest of all."""
         self._health: dict[str, DeviceHealth] = {}
         self._lit: frozenset[Seat] = frozenset()
         self._actions: list[a.Action] = []
@@ -174,7 +179,7 @@ class TableRuntime:
         self._t0 = self.rebuilt.last_t
         self._m0 = self._mono()
         self._seq = 0
-        self._snapshot = Snapshot(0, self._engine.table, self._t0, self._health_tuple(), tuple(self._notices))
+        self._snapshot = Snapshot(0, self._engine.table, self._t0, self._health_tuple(), self._notice_tuple())
         self.store.note(Row("run", self._t0, {
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "pid": os.getpid(), "resumed_at": self._t0,
             "inputs": self.rebuilt.inputs, "bad_rows": len(self.rebuilt.bad),
@@ -186,7 +191,7 @@ class TableRuntime:
         meta = self.store.meta()
         s = self.setup
         if "session" not in meta:
-            if self.store.last_seq:
+            if self.store.row_count:
                 log.error("table log %s has rows but no session settings: using the table's config",
                           self.store.path)
             meta = {
@@ -198,6 +203,7 @@ class TableRuntime:
             self.store.set_meta(meta)
         engine = self._engine_of(meta)
         rows = list(self.store.read())
+        self._damage(rows)
         if not any(isinstance(r, Row) and r.is_input for r in rows):
             start = session_start(meta["session"])
             self.store.append([engine.act(start, "session").rows(input_row(start, 0.0, "session"))])
@@ -217,6 +223,22 @@ class TableRuntime:
             log.info("table rebuilt from %d inputs of %s: %s, table time %.1f s", rebuilt.inputs,
                      self.store.path, where, rebuilt.last_t)
         return rebuilt
+
+    def _damage(self, rows: list[Row | BadRow]) -> None:
+        """Check the log against its high-water mark (``EventStore.check``: a loss is logged and
+        written as an ``alert`` row for the room) and pin a notice for the arbiter of every loss
+        the log records, this one and those of earlier starts."""
+        self.loss = self.store.check(rows)
+        if self.store.mark_problem is not None:
+            self._pinned.append(Notice(NoticeKind.LOG_DAMAGED, None, None, None,
+                                       f"the table's high-water mark is damaged ({self.store.mark_problem}): "
+                                       "whether the log lost acknowledged inputs cannot be told this time", 0.0))
+        found = [r for r in rows if isinstance(r, Row) and r.kind == "alert" and r.body.get("alert") == "log_damaged"]
+        if self.loss is not None:
+            found.append(Row("alert", max((r.t for r in rows if isinstance(r, Row)), default=0.0),
+                             {"what": self.loss.what}))
+        for row in found:
+            self._pinned.append(Notice(NoticeKind.LOG_DAMAGED, None, None, None, str(row.body.get("what", "")), row.t))
 
     def _engine_of(self, meta: Mapping[str, Any]) -> Engine:
         s = self.setup
@@ -511,6 +533,8 @@ class TableRuntime:
         if changes:
             self._indicate(outcomes)
             self._notify()
+        if any(r.kind == "result" for r in rows):  # a board's end: a safe point, after the answers
+            self.store.checkpoint()
         return stop
 
     def _clamp(self, event: RawEvent, now: float) -> RawEvent:
@@ -561,10 +585,13 @@ class TableRuntime:
         self._notices.append(notice)
 
     def _publish(self) -> None:
-        snap = Snapshot(self._seq, self._engine.table, self._last_t, self._health_tuple(), tuple(self._notices))
+        snap = Snapshot(self._seq, self._engine.table, self._last_t, self._health_tuple(), self._notice_tuple())
         with self._changed:
             self._snapshot = snap
             self._changed.notify_all()
+
+    def _notice_tuple(self) -> tuple[Notice, ...]:
+        return (*self._notices, *self._pinned)
 
     def _health_tuple(self) -> tuple[DeviceHealth, ...]:
         return tuple(self._health[k] for k in sorted(self._health))

@@ -46,6 +46,17 @@ with a ``run`` row saying what was kept and lost, and the damaged file is kept b
 (``table.sqlite.damaged-<time>``), with an error in the system log giving the counts; a file
 of which nothing can be read (not a database at all) is moved aside and a new log started.
 Nothing here ever stops the table from starting.
+
+Lost commits. A WAL frame whose checksum fails ends what SQLite reads of the WAL, and a
+deleted WAL or an emptied database file loses every commit since the last checkpoint: the
+log then opens clean, rows missing. So every commit is followed, before the table
+acknowledges it, by the log's high-water mark (``tablectl.highwater``, ``table.sqlite.hwm``),
+and ``checkpoint`` (a board's end) copies the WAL into the database. When SQLite would drop
+what the files hold, ``open`` copies them aside first and reads them again past SQLite's
+checks (``tablectl.walframes``: the WAL's frames applied without their checksums), putting
+back every whole row the log lacks (``_recover``); it goes on in the mark's session and above
+its ``seq``. ``check`` compares the rows read with the mark and writes what is still missing
+as a ``log_damaged`` alert row.
 """
 
 from __future__ import annotations
@@ -63,12 +74,14 @@ import sqlite3
 import tempfile
 import time
 import urllib.parse
-from collections.abc import Generator, Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from controller.errors import BridgeTableError
-from controller.records.eventlog import KINDS, BadRow, Row, decode_row, encode_body, row_crc
+from controller.records.eventlog import INPUT_KINDS, KINDS, BadRow, Row, decode_row, encode_body, row_crc
+from tablectl import walframes
+from tablectl.highwater import HEAD_SEQ, Loss, Mark, MarkFile, compare, head_crc, mark_path, read_mark
 
 __all__ = ["EventStore", "LogReader", "StoreError", "open_reader"]
 
@@ -104,24 +117,54 @@ class EventStore:
         row = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM log").fetchone()
         self._seq: int = int(row[0])
         self._session_id = ""
+        self._rows, self._inputs, self._last_input, self._head = _counts(conn)
+        self._marks: MarkFile | None = None
+        self.mark: Mark | None = None
+        """The high-water mark found beside the log when it was opened (None: none), until ``check``."""
+        self.mark_problem: str | None = None
+        """What is wrong with the high-water mark file, when it exists but cannot be read."""
+        self.kept: Path | None = None
+        """Where the log's files were copied at open, before SQLite could drop what they held
+        (the base name of the copies; None: not copied)."""
+        self.recovered = 0
+        """Rows put back at open from the copied files, which SQLite could not read (``_recover``)."""
 
     @classmethod
     def open(cls, path: str | Path) -> EventStore:
         """Open (or create) the log at ``path``; a damaged file is rebuilt from what can be read
         (module doc).
 
-        A log without a ``session_id`` is given one (durably) before this returns.
+        A log without a ``session_id`` is given one (durably) before this returns: the high-water
+        mark's when there is one (the log lost its beginning), else a new one.
         """
-        store = cls._open(Path(path))
+        path = Path(path)
+        mark, problem = read_mark(path)
+        if problem is not None:
+            log.error("table log %s: its high-water mark is damaged (%s): whether acknowledged inputs were "
+                      "lost cannot be told this time", path, problem)
+        kept = _keep_if_at_risk(path, mark)
+        store = cls._open(path, 0 if mark is None else mark.seq)
+        store.mark, store.mark_problem, store.kept = mark, problem, kept
         try:
-            store._session_id = store._ensure_session_id()
+            if kept is not None:
+                store.recovered = store._recover(kept)
+            store._session_id = store._ensure_session_id(None if mark is None else mark.session)
+            if "high_water_mark" not in store.meta():
+                store.set_meta({"high_water_mark": mark_path(path).name})
+            elif mark is None and problem is None:  # it was kept: gone now
+                store.mark_problem = f"{mark_path(path)} is missing"
+                log.error("table log %s: its high-water mark %s is missing: whether acknowledged inputs were "
+                          "lost cannot be told this time", path, mark_path(path))
         except StoreError:
             store._conn.close()
             raise
+        if mark is not None and mark.session == store._session_id and store._seq < mark.seq:
+            store._seq = mark.seq  # the club room may hold rows up to there: the next rows come after them
+        store._marks = MarkFile(path, mark)
         return store
 
     @classmethod
-    def _open(cls, path: Path) -> EventStore:
+    def _open(cls, path: Path, floor: int = 0) -> EventStore:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -139,7 +182,7 @@ class EventStore:
         except OSError as exc:
             raise StoreError(f"cannot create the table log {path}: {exc.strerror or exc}") from None
         try:
-            _salvage(path, problem)
+            _salvage(path, problem, floor)
             return cls(path, cls._connect(path))
         except (sqlite3.DatabaseError, OSError) as exc2:
             raise StoreError(f"cannot open the table log {path}: {exc2}") from None
@@ -172,6 +215,17 @@ class EventStore:
         with contextlib.suppress(sqlite3.Error):
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._conn.close()
+        if self._marks is not None:
+            self._marks.close()
+
+    def checkpoint(self) -> None:
+        """Copy what the WAL holds into the database file (a safe point: a board's end), so that
+        a WAL lost or damaged later loses only what came after. ``PASSIVE``: it never waits for a
+        reader (the club-room link); what a reader still uses is copied at the next one."""
+        try:
+            self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error as exc:
+            log.warning("table log %s: checkpoint failed (%s); the WAL keeps the rows", self.path, exc)
 
     # -- meta ---------------------------------------------------------------------------------
 
@@ -184,11 +238,14 @@ class EventStore:
         """The id of the session this log holds (meta ``session_id``, made when the log had none)."""
         return self._session_id
 
-    def _ensure_session_id(self) -> str:
+    def _ensure_session_id(self, known: str | None) -> str:
         value = self.meta().get("session_id")
         if isinstance(value, str) and value:
             return value
-        session_id = secrets.token_hex(8)
+        if known:
+            log.error("table log %s has lost its session id: session %s goes on (its high-water mark's)",
+                      self.path, known)
+        session_id = known or secrets.token_hex(8)
         self.set_meta({"session_id": session_id})
         return session_id
 
@@ -206,6 +263,11 @@ class EventStore:
     @property
     def last_seq(self) -> int:
         return self._seq
+
+    @property
+    def row_count(self) -> int:
+        """How many rows the log holds."""
+        return self._rows
 
     def append(self, groups: Iterable[tuple[Row, Iterable[Row]]]) -> list[Row]:
         """Append inputs, each followed by the rows derived from it, in one durable transaction.
@@ -240,24 +302,122 @@ class EventStore:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot write the table log {self.path}: {exc}") from None
         self._seq = seq
+        self._committed(values)
         return out
 
     def note(self, row: Row) -> Row:
         """Append one row that is not an input (a ``run`` mark), durably."""
         seq = self._seq + 1
         body = encode_body(row.body)
+        value = (seq, 0, row.kind, row.t, body, row_crc(row.kind, row.t, body))
         try:
             with self._transaction():
-                self._conn.execute("INSERT INTO log(seq, input, kind, t, body, crc) VALUES (?, ?, ?, ?, ?, ?)",
-                                   (seq, 0, row.kind, row.t, body, row_crc(row.kind, row.t, body)))
+                self._conn.execute("INSERT INTO log(seq, input, kind, t, body, crc) VALUES (?, ?, ?, ?, ?, ?)", value)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot write the table log {self.path}: {exc}") from None
         self._seq = seq
+        self._committed([value])
         return Row(row.kind, row.t, row.body, seq, 0)
 
     def read(self) -> Iterator[Row | BadRow]:
         """Every row in order; a damaged row is a ``BadRow`` saying why (and is logged)."""
         return _rows(self._conn, self.path, 0)
+
+    # -- the high-water mark ------------------------------------------------------------------
+
+    def _recover(self, kept: Path) -> int:
+        """Put back the rows (and meta values) that the log lacks and the copy of its files at
+        ``kept`` holds, read with the WAL's frames applied past the first damaged one
+        (``tablectl.walframes``: SQLite stops there). Only whole rows go back (their CRC checks,
+        an input's ``input`` is its own ``seq``), each at its own ``seq``. Returns how many."""
+        wal = Path(f"{kept}-wal")
+        if not wal.is_file():
+            return 0
+        meta: dict[str, Any] = {}
+        found: list[Row] = []
+        with tempfile.TemporaryDirectory(prefix="tablelog-") as tmp:
+            image = Path(tmp) / "table.sqlite"
+            try:
+                walframes.replay(kept, wal, image)
+                conn = sqlite3.connect(f"file:{urllib.parse.quote(str(image))}?mode=ro&immutable=1", uri=True,
+                                       isolation_level=None)
+            except (OSError, sqlite3.Error) as exc:
+                log.error("table log %s: the copy %s cannot be read again (%s)", self.path, kept, exc)
+                return 0
+            try:
+                with contextlib.suppress(sqlite3.DatabaseError):
+                    meta = _meta(conn, self.path)
+                with contextlib.suppress(sqlite3.DatabaseError):
+                    for item in _scan(conn, "log", "seq", ("input", "kind", "t", "body", "crc"), 0):
+                        if not isinstance(item, _Lost):
+                            row = decode_row(*item)
+                            if isinstance(row, Row) and (row.input == row.seq if row.is_input else
+                                                         0 <= row.input < row.seq):
+                                found.append(row)
+            finally:
+                conn.close()
+        held = {int(s) for (s,) in self._conn.execute("SELECT seq FROM log")}
+        rows = [r for r in found if r.seq not in held]
+        known = self.meta()
+        values = {k: v for k, v in meta.items() if k not in known}
+        if not rows and not values:
+            return 0
+        try:
+            with self._transaction():
+                self._conn.executemany("INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)",
+                                       [(k, json.dumps(v, sort_keys=True)) for k, v in values.items()])
+                self._conn.executemany(
+                    "INSERT OR IGNORE INTO log(seq, input, kind, t, body, crc) VALUES (?, ?, ?, ?, ?, ?)",
+                    [(r.seq, r.input, r.kind, r.t, b, row_crc(r.kind, r.t, b))
+                     for r in rows for b in (encode_body(r.body),)])
+        except sqlite3.Error as exc:
+            log.error("table log %s: the rows read again from %s cannot be written (%s)", self.path, kept, exc)
+            return 0
+        self._seq = max(self._seq, *(r.seq for r in rows)) if rows else self._seq
+        self._rows, self._inputs, self._last_input, self._head = _counts(self._conn)
+        log.error("table log %s: %d row(s) and %d setting(s) that SQLite could not read (a damaged or lost WAL) "
+                  "read again from %s and put back", self.path, len(rows), len(values), kept)
+        return len(rows)
+
+    def _committed(self, values: list[tuple[int, int, str, float, str, int]]) -> None:
+        """Count the rows just committed and write the high-water mark (before anything is acknowledged)."""
+        for seq, _input, kind, _t, _body, crc in values:
+            self._rows += 1
+            if kind in INPUT_KINDS:
+                self._inputs += 1
+                self._last_input = seq
+            if seq <= HEAD_SEQ:
+                self._head.append((seq, crc))
+        if self._marks is not None:
+            self._marks.write(Mark(self._session_id, self._seq, self._rows, self._inputs, self._last_input,
+                                   head_crc(self._head), round(time.time(), 3)))
+
+    def check(self, rows: Sequence[Row | BadRow]) -> Loss | None:
+        """Compare the log, as ``read`` gave it, with the high-water mark found at open; when rows
+        the table had acknowledged are missing or damaged, say so durably and return what is lost.
+
+        The loss is logged as an error and written as an ``alert`` row (``log_damaged``, with
+        ``what`` in plain words and ``alarm``: the club-room link publishes it) at a ``seq``
+        above the mark's, so that it is told once and the rows written next never take a ``seq``
+        the room may hold. Call it once, at start, before anything is appended.
+        """
+        intact = [r for r in rows if isinstance(r, Row)]
+        self._rows = len(intact)
+        self._inputs = sum(1 for r in intact if r.is_input)
+        self._last_input = max((r.seq for r in intact if r.is_input), default=0)
+        self._head = [(r.seq, row_crc(r.kind, r.t, encode_body(r.body))) for r in intact if r.seq <= HEAD_SEQ]
+        mark, self.mark = self.mark, None
+        kept = self.kept
+        loss = None if mark is None else compare(mark, self._session_id, rows, None if kept is None else kept.name)
+        if loss is None:
+            if kept is not None and not self.recovered:  # kept in case: nothing was lost after all
+                for suffix in ("", "-wal"):
+                    Path(f"{kept}{suffix}").unlink(missing_ok=True)
+                self.kept = None
+            return None
+        log.error("table log %s: %s", self.path, loss.what)
+        self.note(Row("alert", max((r.t for r in intact), default=0.0), loss.alert(time.time())))
+        return loss
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._conn)
@@ -532,6 +692,72 @@ _SMALLEST_ROW = 24
 """Fewer bytes than any row of the log takes in its page (cell pointer, header, seq, kind, t, crc, body)."""
 
 
+def _counts(conn: sqlite3.Connection) -> tuple[int, int, int, list[tuple[int, int]]]:
+    """The rows and input rows of the log, the last input's ``seq`` and the ``(seq, crc)`` of its
+    first rows, as SQLite holds them (``EventStore.check`` counts them again, checked)."""
+    inputs = ", ".join(f"'{k}'" for k in sorted(INPUT_KINDS))
+    try:
+        rows, n_inputs, last = conn.execute(
+            f"SELECT count(*), COALESCE(sum(kind IN ({inputs})), 0), "
+            f"COALESCE(max(CASE WHEN kind IN ({inputs}) THEN seq END), 0) FROM log").fetchone()
+        head = [(int(q), int(c)) for q, c in conn.execute("SELECT seq, crc FROM log WHERE seq <= ? ORDER BY seq",
+                                                          (HEAD_SEQ,)) if isinstance(c, int)]
+    except sqlite3.DatabaseError:
+        return 0, 0, 0, []
+    return int(rows), int(n_inputs), int(last), head
+
+
+def _keep_if_at_risk(path: Path, mark: Mark | None) -> Path | None:
+    """Copy the log and its WAL aside (``<name>.damaged-<time>``, ``-wal``) before SQLite opens them
+    for writing, when the WAL may hold rows that SQLite will drop: the database file is missing
+    or empty (SQLite then deletes the WAL), or the log (read-only, in place) lacks rows of its
+    high-water mark (a WAL frame whose checksum fails ends what SQLite reads, and the next
+    commit writes over the rest). Returns the copies' base name, None when nothing was copied."""
+    wal = Path(f"{path}-wal")
+    try:
+        if wal.stat().st_size == 0:
+            return None
+    except OSError:
+        return None
+    try:
+        empty = path.stat().st_size == 0
+    except OSError:
+        empty = True
+    if not empty and (mark is None or _holds(path, mark)):
+        return None
+    aside = _aside_name(path)
+    try:
+        if path.exists():
+            shutil.copyfile(path, aside)
+        shutil.copyfile(wal, Path(f"{aside}-wal"))
+    except OSError as exc:
+        log.error("table log %s: its WAL may hold rows SQLite will drop, but it cannot be copied aside (%s)",
+                  path, exc.strerror or exc)
+        return None
+    log.error("table log %s: its WAL may hold rows SQLite cannot read; the files are copied as %s (with -wal) "
+              "before the table goes on", path, aside)
+    return aside
+
+
+def _holds(path: Path, mark: Mark) -> bool:
+    """Whether the log at ``path``, read in place without writing, holds the rows of ``mark``
+    (counted by SQLite, unchecked: a quick look, not ``EventStore.check``)."""
+    uri = f"file:{urllib.parse.quote(str(path.resolve()))}?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    except sqlite3.Error:
+        return False
+    try:
+        conn.execute("PRAGMA busy_timeout=5000")
+        found = conn.execute("SELECT value FROM meta WHERE key = 'session_id'").fetchone()
+        rows = int(conn.execute("SELECT count(*) FROM log WHERE seq <= ?", (mark.seq,)).fetchone()[0])
+        return found is not None and json.loads(found[0]) == mark.session and rows >= mark.rows
+    except (sqlite3.Error, ValueError, TypeError):
+        return False
+    finally:
+        conn.close()
+
+
 def _damage(conn: sqlite3.Connection) -> str | None:
     """What SQLite's ``quick_check`` finds wrong with the log's file (None: nothing).
 
@@ -549,13 +775,14 @@ def _damage(conn: sqlite3.Connection) -> str | None:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def _salvage(path: Path, problem: str) -> None:
+def _salvage(path: Path, problem: str, floor: int = 0) -> None:
     """Rebuild the damaged log at ``path`` from every row that can still be read.
 
     The damaged file (with its ``-wal``) is read from a private copy; its readable meta and
     rows (with their ``seq``) go to a new log, with a ``run`` row saying what was kept and
     lost; that row's ``seq`` is above any row the damaged log may have held, so the rows
-    the table writes next never take a ``seq`` the club room may have had already. Then the
+    the table writes next never take a ``seq`` the club room may have had already (nor one up
+    to ``floor``, the high-water mark's last ``seq``: rows of a lost WAL are not seen). Then the
     damaged file is renamed aside (``<name>.damaged-<time>``, kept for inspection) and the new
     log put in its place. Logged as an error with the counts.
     """
@@ -611,7 +838,7 @@ def _salvage(path: Path, problem: str) -> None:
             last_t = max((r.t for r in kept), default=0.0)
             note = {"salvaged": {"from": aside.name, "problem": problem, "kept": len(kept),
                                  "lost": lost_text, "lost_rows": where}}
-            values.append((bound + 1, 0, "run", last_t, encode_body(note)))
+            values.append((max(bound, floor) + 1, 0, "run", last_t, encode_body(note)))
             conn.executemany("INSERT INTO log(seq, input, kind, t, body, crc) VALUES (?, ?, ?, ?, ?, ?)",
                              [(*v, row_crc(v[2], v[3], v[4])) for v in values])
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -127,6 +127,8 @@ class NoticeKind(StrEnum):
     """Two or more cards arrived together on one play zone (Law 58)."""
     BOARD = "board"
     """A tag on the board reader: the composition root maps its UID to a board."""
+    LOG_DAMAGED = "log_damaged"
+    """Not from the sensors: the table's log lost inputs it had acknowledged (the runtime's own)."""
 
 
 @dataclass(frozen=True, slots=True)
