@@ -22,10 +22,10 @@ Json = dict[str, Any]
 class Tables:
     """The tables of a room as the console hears them: each message with its envelope."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, now: float = 1000.0) -> None:
         self.room = room
         self.seq: dict[str, int] = {}
-        self.now = 1000.0
+        self.now = now
 
     def _envelope(self, table: str, body: Json) -> Json:
         seq = self.seq.get(table, 0) + 1

@@ -1,7 +1,8 @@
 // The Director's console: the whole room on one page, a phone first. PIN log-in; an alarm banner
 // (with a beep and a vibration) the moment a table raises an irregularity or a player calls the
 // Director; the queue of calls; a tile per table; a table's arbiter view with its options, drawn by
-// arbiterview.js, rulings posted to /api/tables/{id}/rulings; the travellers. Live over /ws.
+// arbiterview.js, rulings posted to /api/tables/{id}/rulings; the live ranking (a pair's scorecard
+// when its row is tapped) and the travellers with each board's points. Live over /ws.
 // Needs common.js and arbiterview.js.
 "use strict";
 
@@ -16,6 +17,9 @@ const STATE_MEANING = {
 const NEEDS_DIRECTOR = new Set(["irregularity", "called"]);
 const CALL_WORD = { called: "WAITING", acknowledged: "ON MY WAY", being_ruled: "BEING RULED", resolved: "DONE" };
 const PHASE_WORD = { auction: "Bidding", declaration: "Declaration", play: "Play", done: "Board over", idle: "No board" };
+const SCORING_WORD = { MP: "matchpoints", Butler: "Butler IMPs", CrossIMP: "cross-IMPs", Teams: "teams" };
+const FIELD_WORD = { NS: "North-South", EW: "East-West" };
+const ROOM_FINDING = { 87: (c) => "Board " + c.board + " fouled (Law 87)", 15: (c) => "Board " + c.board + " out of its round (Law 15)" };
 
 let csrf = null;
 let socket = null;
@@ -28,6 +32,7 @@ let viewLoading = false;
 let viewAgain = false;
 let alarms = [];        // {table, text, received}: newest first, until opened or dismissed
 let pushed = false;     // the open table has its own history entry (the phone's back button returns to the room)
+let openPair = null;    // {pair, section}: the pair whose scorecard is shown under its ranking row
 
 // --- session --------------------------------------------------------------------------------------
 
@@ -154,6 +159,7 @@ function renderRoom() {
   settleAlarms();
   renderCalls();
   renderTiles();
+  renderRanking();
   replaceChildren("travellers", room.travellers.length ? room.travellers.map(travellerNode)
     : el("p", { class: "muted" }, "No board finished yet"));
   if (openTable !== null) renderTableHead();
@@ -212,6 +218,9 @@ function tileNode(tile) {
   for (const irr of awaiting.slice(0, 2)) {
     lines.push(el("span", { class: "tile-line tile-need" }, irr.what + (irr.offender ? " by " + irr.offender : "")));
   }
+  for (const call of room.calls.filter((c) => c.origin === "room" && c.table === tile.table && c.state !== "resolved").slice(0, 2)) {
+    lines.push(el("span", { class: "tile-line tile-need" }, (ROOM_FINDING[call.law] || ((c) => c.what))(call)));
+  }
   if (s.arbiter_called && NEEDS_DIRECTOR.has(tile.colour)) lines.push(el("span", { class: "tile-line tile-need" }, (SEAT_NAME[s.arbiter_called] || s.arbiter_called) + " called the Director"));
   const phase = s.phase || "idle";
   if (phase !== "idle") {
@@ -255,18 +264,133 @@ function resultText(r) {
   return r.status === "adjusted" || r.status === "claimed" ? result + " (" + plain(r.status) + ")" : result;
 }
 
+// the points of one side as the page shows them: 2 decimals at most, no trailing zeros
+function points(value) {
+  if (value === null || value === undefined) return "";
+  return String(Math.round(value * 100) / 100);
+}
+
+function scoresOf(board) {
+  return (room.scores && room.scores.boards && room.scores.boards[board]) || {};
+}
+
+function pointsUnit() {
+  return room.scores && room.scores.scoring !== "MP" ? "IMP" : "MP";
+}
+
 function travellerNode(traveller) {
+  const scores = scoresOf(traveller.board);
+  const fouled = room.scores && room.scores.fouled && room.scores.fouled[traveller.board];
   const table = el("table", { class: "traveller", "data-board": traveller.board },
-    el("caption", {}, "Board " + traveller.board),
-    el("tr", {}, ["Table", "Contract", "By", "Tricks", "Result", "NS"].map((h) => el("th", {}, h))));
+    el("caption", {}, "Board " + traveller.board, fouled ? el("span", { class: "finding" }, " \u00b7 fouled (Law 87)") : null),
+    el("tr", {}, ["Table", "Contract", "By", "Result", "NS", pointsUnit()].map((h) => el("th", {}, h))));
   for (const r of traveller.results) {
-    table.append(el("tr", { "data-table": r.table },
-      el("td", {}, r.table), el("td", {}, r.contract && r.contract !== "Pass" ? contractNode(r.contract) : "\u2014"),
-      el("td", {}, r.declarer || ""), el("td", {}, r.contract && r.contract !== "Pass" ? r.tricks ?? "" : ""),
+    const s = scores[r.table] || {};
+    const pairs = r.pairs && r.pairs.NS !== undefined ? r.pairs.NS + " v " + r.pairs.EW : null;
+    const marks = [s.label && s.label !== traveller.board ? "deal " + s.label : null, s.law15 ? "wrong round" : null]
+      .filter(Boolean);
+    table.append(el("tr", { "data-table": r.table, class: marks.length ? "marked" : null },
+      el("td", {}, r.table, pairs ? el("small", { class: "pairs" }, pairs) : null,
+        marks.length ? el("small", { class: "finding" }, marks.join(", ")) : null),
+      el("td", {}, r.contract && r.contract !== "Pass" ? contractNode(r.contract) : "\u2014"),
+      el("td", {}, r.declarer || ""),
       el("td", {}, resultText(r)),
-      el("td", { class: "score" }, r.score_ns ?? "")));
+      el("td", { class: "score" }, r.score_ns ?? ""),
+      el("td", { class: "points" }, s.points_ns === null || s.points_ns === undefined ? ""
+        : [points(s.points_ns), el("small", {}, "/" + points(s.points_ew))])));
   }
   return table;
+}
+
+// --- the ranking and a pair's scorecard -------------------------------------------------------------
+
+function pairWords(r) {
+  const teams = room.scores && room.scores.scoring === "Teams";
+  return (teams ? "" : "Pair ") + (r.section ? r.section + " " : "") + r.pair;
+}
+
+function rankingValue(r) {
+  const scoring = room.scores ? room.scores.scoring : "MP";
+  if (scoring === "MP") return r.percent === null || r.percent === undefined ? "\u2014" : r.percent.toFixed(2) + "%";
+  if (scoring === "Teams") return points(r.total) + " VP";
+  return (r.total > 0 ? "+" : "") + points(r.total) + " IMP";
+}
+
+function samePair(a, b) {
+  return a !== null && b !== null && a.pair === b.pair && (a.section || "") === (b.section || "");
+}
+
+function renderRanking() {
+  const scores = room.scores || {};
+  const ranking = room.ranking || [];
+  replaceChildren("ranking-how", ranking.length ? [SCORING_WORD[scores.scoring] || scores.scoring,
+    scores.session ? scores.session.name + " (" + scores.session.movement.replace("_", " ") + ")" : null]
+    .filter(Boolean).join(" \u00b7 ") : "");
+  if (!ranking.length) {
+    replaceChildren("ranking", el("p", { class: "muted" }, "No result yet"));
+    return;
+  }
+  const fields = [];
+  for (const r of ranking) {
+    const name = scores.by_direction ? FIELD_WORD[r.direction] || "" : "";
+    let field = fields.find((f) => f.name === name);
+    if (!field) fields.push(field = { name, rows: [] });
+    field.rows.push(r);
+  }
+  if (openPair && !ranking.some((r) => samePair(r, openPair))) openPair = null;
+  replaceChildren("ranking", fields.map((field) => el("div", { class: "field" },
+    field.name ? el("h3", { class: "field-name" }, field.name) : null,
+    el("ol", { class: "ranking-list" }, field.rows.map((r) => {
+      const open = samePair(r, openPair);
+      return el("li", { "data-pair": r.pair, "data-section": r.section || "" },
+        el("button", { type: "button", class: "rank-row" + (open ? " open" : ""), "aria-expanded": open ? "true" : "false",
+          onclick: () => { openPair = open ? null : { pair: r.pair, section: r.section || null }; renderRanking(); } },
+        el("span", { class: "rank-place" }, r.place || "\u2013"),
+        el("span", { class: "rank-pair" }, pairWords(r)),
+        el("span", { class: "rank-value" }, rankingValue(r)),
+        el("span", { class: "rank-boards" }, r.boards + (r.boards === 1 ? " board" : " boards"))),
+        open ? scorecardNode(r) : null);
+    })))));
+}
+
+// a pair's boards so far, from the travellers and their points: round, opponents, contract, result, its score and points
+function scorecardNode(standing) {
+  const rows = [];
+  for (const traveller of room.travellers) {
+    const scores = scoresOf(traveller.board);
+    for (const r of traveller.results) {
+      const s = scores[r.table];
+      if (!s || (s.section || "") !== (standing.section || "") || (s.ns !== standing.pair && s.ew !== standing.pair)) continue;
+      const ns = s.ns === standing.pair;
+      rows.push({ board: traveller.board, round: s.round, table: r.table, r, ns, s,
+        opponents: ns ? s.ew : s.ns,
+        score: r.score_ns === null || r.score_ns === undefined ? null : ns ? r.score_ns : -r.score_ns,
+        points: ns ? s.points_ns : s.points_ew });
+    }
+  }
+  rows.sort((a, b) => (a.round || 0) - (b.round || 0) || Number(a.board) - Number(b.board));
+  const rounds = rows.some((x) => x.round);
+  const mp = pointsUnit() === "MP";
+  const card = el("table", { class: "scorecard", "data-pair": standing.pair },
+    el("caption", {}, pairWords(standing), standing.direction ? " \u00b7 " + FIELD_WORD[standing.direction] : null,
+      standing.place ? " \u00b7 " + standing.place : null, " \u00b7 " + rankingValue(standing)),
+    el("tr", {}, [rounds ? "Rd" : null, "Bd", "v", "Contract", "Result", "Score", pointsUnit()].filter(Boolean)
+      .map((h) => el("th", {}, h))));
+  for (const x of rows) {
+    const marks = [x.s.label && x.s.label !== x.board ? "deal " + x.s.label : null, x.s.law15 ? "wrong round" : null]
+      .filter(Boolean);
+    card.append(el("tr", { "data-board": x.board },
+      rounds ? el("td", {}, x.round ?? "") : null,
+      el("td", {}, x.board, marks.length ? el("small", { class: "finding" }, marks.join(", ")) : null),
+      el("td", {}, x.opponents, standing.direction ? null : el("small", {}, x.ns ? "as NS" : "as EW")),
+      el("td", {}, x.r.contract && x.r.contract !== "Pass" ? [contractNode(x.r.contract), " ", x.r.declarer || ""] : "\u2014"),
+      el("td", {}, resultText(x.r)),
+      el("td", { class: "score" }, x.score ?? ""),
+      el("td", { class: "points" }, mp && x.s.top ? [points(x.points), el("small", {}, "/" + points(x.s.top))] : points(x.points))));
+  }
+  card.append(el("tr", { class: "total" }, el("td", { colspan: rounds ? 6 : 5 }, "Total, " + standing.boards +
+    (standing.boards === 1 ? " board" : " boards")), el("td", { class: "points" }, points(standing.total))));
+  return card;
 }
 
 // --- one table --------------------------------------------------------------------------------------
