@@ -8,10 +8,12 @@ export BRIDGE_CORPUS ?= $(CORPUS)
 
 .PHONY: setup browser mosquitto run run-table test lint bench diagrams clean
 
-$(STAMP): pyproject.toml
+# Exactly the versions of requirements.lock (pip and setuptools included), then the project
+# itself without resolving anything: the same environment whatever the day.
+$(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e '.[dev]'
 	touch $(STAMP)
 
 setup: $(STAMP)
