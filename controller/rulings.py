@@ -42,6 +42,7 @@ __all__ = [
     "PLAY_OPT_57",
     "REPEAT",
     "REPLACE_CALL",
+    "REVOKE_OUTCOMES",
     "Held",
     "Obligation",
     "PenaltyCard",
@@ -57,6 +58,7 @@ __all__ = [
     "lead_suits_of",
     "playable_cards",
     "restriction_broken",
+    "revoke_outcomes",
     "revoke_transfers",
     "skipped_turn",
     "take_back",
@@ -166,6 +168,9 @@ class RulesOfCode:
     # a revoke made in failing to play a faced card (a penalty card) transfers no trick: D 64B3,
     # R 64D3; the 1905 laws have no such exemption (W 85, 87: only dummy's, W 65)
     faced_card_revoke_exempt: bool = True
+    # a revoke on the twelfth trick is corrected even once established, and transfers no trick:
+    # D 62D, 64B6; R 62, 64D5; the 1905 laws have no such rule (W 86, 87)
+    twelfth_trick_revoke_corrected: bool = True
 
 
 DUPLICATE_RULES = RulesOfCode()
@@ -181,7 +186,7 @@ RUBBER_CLUB_RULES = RulesOfCode(
     pc_prohibition_covers_every_suit=True)
 BRIDGE1905_RULES = RulesOfCode(family="bridge1905", revoke_penalty="w87",
                                both_sides_revoked_no_transfer=False, disputed_claim_plays_on=True,
-                               faced_card_revoke_exempt=False)
+                               faced_card_revoke_exempt=False, twelfth_trick_revoke_corrected=False)
 
 
 NOTIFY_LEVELS = ("log", "arbiter", "table")
@@ -484,21 +489,45 @@ _SUIT_WORDS = {Suit.C: "clubs", Suit.D: "diamonds", Suit.H: "hearts", Suit.S: "s
 def revoke_transfers(play: Play, revokes: Iterable[RevokeRecord], penalty: str,
                      both_sides_exempt: bool,
                      claimed: Mapping[Side, int] | None = None) -> tuple[tuple[int, int], tuple[str, ...]]:
-    """Tricks each side (NS, EW) gives up for its established revokes, and notes for the arbiter.
+    """Tricks each side (NS, EW) gives up for its established revokes, and notes for the arbiter
+    (``revoke_outcomes`` without the reason of each revoke)."""
+    lost, notes, _ = revoke_outcomes(play, revokes, penalty, both_sides_exempt, claimed)
+    return lost, notes
+
+
+REVOKE_OUTCOMES = ("revoke_transfer_revoker_won", "revoke_transfer_partner_won", "revoke_transfer_nos_won",
+                   "revoke_exempt_no_trick", "revoke_exempt_second", "revoke_exempt_dummy",
+                   "revoke_faced_card", "revoke_exempt_both_sides", "revoke_transfer_w87")
+"""What decided an established revoke's transfer; each is a key of the code's law references
+(``Code.law``), so that the report cites the exact law (e.g. D 64A1, R 64C, D 64B3)."""
+
+
+def revoke_outcomes(play: Play, revokes: Iterable[RevokeRecord], penalty: str, both_sides_exempt: bool,
+                    claimed: Mapping[Side, int] | None = None
+                    ) -> tuple[tuple[int, int], tuple[str, ...], tuple[tuple[int, str], ...]]:
+    """Tricks each side (NS, EW) gives up for its established revokes, notes for the arbiter,
+    and what decided each established revoke (its ``source`` and one of ``REVOKE_OUTCOMES``).
 
     Law 64 (D 2008 as 002 states it; R 64A-C, the same numbers): if the revoker won the
-    revoke trick, one trick plus one more if his side won any later trick; otherwise one
-    trick if his side won that or a later trick; never more than his side won from the
-    revoke trick on. Exemptions (D 64B, R 64D): a second revoke in the same suit by the
-    same player, a revoke by dummy, the twelfth trick (corrected instead), and in D both
-    sides revoking. 1905 (W 87): three tricks from the revoking side to the adversaries,
-    at most what the revoking side has won (the source is silent; the arbiter may adjust).
+    revoke trick, one trick plus one more if his side won any later trick (D 64A1, R 64A);
+    otherwise one trick if his side won that or a later trick (D 64A2; R 64B when partner
+    won it, 64C when the non-offenders did); never more than his side won from the revoke
+    trick on (D 64B1, R 64D1). Exemptions (D 64B, R 64D): a second revoke in the same suit by
+    the same player, a revoke by dummy or in failing to play a faced card (a penalty card),
+    the twelfth trick (corrected instead: not counted here), and in D both sides revoking.
+    1905 (W 87): three tricks from the revoking side to the adversaries, at most what the
+    revoking side has won (the source is silent; the arbiter may adjust).
     """
     claimed = claimed or {}
     counted: list[RevokeRecord] = []
     notes: list[str] = []
+    why: list[tuple[int, str]] = []
     seen: set[tuple[Seat, Suit]] = set()
     for r in revokes:
+        if r.exempt == "twelfth_trick":
+            notes.append(f"revoke by {r.seat} on the twelfth trick, not corrected: no transfer; the arbiter may "
+                         "restore equity (D 62D, 64B6; R 62, 64D5)")
+            continue
         if not r.established or (r.exempt and r.exempt != "faced_card"):
             continue
         if r.exempt == "faced_card":
@@ -506,35 +535,45 @@ def revoke_transfers(play: Play, revokes: Iterable[RevokeRecord], penalty: str,
             seen.add((r.seat, r.suit))
             notes.append(f"revoke by {r.seat} in failing to play a faced card (a penalty card) in "
                          f"{_SUIT_WORDS[r.suit]}: no transfer (D 64B3; R 64D3)")
+            why.append((r.source, "revoke_faced_card"))
             continue
         if (r.seat, r.suit) in seen:
             notes.append(f"second revoke by {r.seat} in {_SUIT_WORDS[r.suit]}: no transfer "
                          + ("(D 64B2; R 64D2)" if penalty != "w87" else "(W 87 is silent: the arbiter may adjust)"))
+            why.append((r.source, "revoke_exempt_second"))
             continue
         seen.add((r.seat, r.suit))
         if r.seat is play.dummy:
             notes.append(f"revoke by dummy {r.seat}: no transfer "
                          + ("(D 64B3; R 64D3)" if penalty != "w87" else "(W 65, 85)"))
+            why.append((r.source, "revoke_exempt_dummy"))
             continue
         counted.append(r)
     sides = {r.seat.side for r in counted}
     if both_sides_exempt and len(sides) == 2:
-        return (0, 0), (*notes, "both sides revoked: no transfer; the arbiter restores equity (D 64)")
+        why.extend((r.source, "revoke_exempt_both_sides") for r in counted)
+        return (0, 0), (*notes, "both sides revoked: no transfer; the arbiter restores equity (D 64)"), tuple(why)
     lost = [0, 0]
     for r in counted:
         side = r.seat.side
         n_os = _won_from(play, side, r.trick, claimed)
+        winner = play.tricks[r.trick - 1].winner if r.trick <= len(play.tricks) else None
         if penalty == "w87":
             total = sum(1 for t in play.tricks if t.winner is not None and t.winner.side is side)
             n = min(3, total + claimed.get(side, 0))
             if n < 3:
                 notes.append(f"the revoking side had only {n} tricks to give up (W 87 is silent)")
+            why.append((r.source, "revoke_transfer_w87"))
         elif n_os == 0:
             n = 0
-        elif r.trick <= len(play.tricks) and play.tricks[r.trick - 1].winner is r.seat:
+            why.append((r.source, "revoke_exempt_no_trick"))
+        elif winner is r.seat:
             n = 1 + (1 if _won_from(play, side, r.trick + 1, claimed) > 0 else 0)
+            why.append((r.source, "revoke_transfer_revoker_won"))
         else:
             n = 1
+            why.append((r.source, "revoke_transfer_partner_won" if winner is r.seat.partner
+                        else "revoke_transfer_nos_won"))
         n = min(n, n_os) if penalty != "w87" else n
         lost[side] += n
-    return (lost[0], lost[1]), tuple(notes)
+    return (lost[0], lost[1]), tuple(notes), tuple(why)

@@ -382,7 +382,9 @@ _PLAY: tuple[Row, ...] = (
         Option("confirm", "the arbiter confirms the revoke: the tricks are transferred when the play ends"),
         Option("adjust", "the arbiter sets the tricks transferred for the revoke to {tricks}", (
             Arg("tricks", "tricks", True, "tricks transferred", unknown="the number of tricks he decides"),)),
-    ), note="A revoke confirmed may be ruled again (corrected, or its transfer adjusted) until the board is scored."),
+    ), note="A revoke confirmed may be ruled again (corrected, or its transfer adjusted) until the board is scored. "
+            "The law cited follows what becomes of it: correction (62), establishment (63), then the transfer "
+            "or exemption decided when the play ends (D 64A1, 64A2, 64B1-7, 64C; R 64A-D)."),
     Row("revoke_faced_card", ("revoke",), "the defender who did not play his penalty card", "arbiter", (
         Option("correct", "the revoke is corrected before it is established: the revoke card goes back (a "
                           "major penalty card) and {offender} plays {card} instead", (
@@ -401,7 +403,9 @@ _PLAY: tuple[Row, ...] = (
                           "{offender} plays {card} instead", (
                               Arg("card", "card", False, "card played instead (optional)",
                                   unknown="a card of the suit led"),)),
-    ), title="Revoke on the twelfth trick"),
+    ), title="Revoke on the twelfth trick", note="Corrected even once established, until the hands go back in "
+                                                  "the board; never a trick transferred.",
+        codes=("duplicate", "rubber", "chicago")),
     Row("claim_by_declarer", ("claim",), "declarer (the claimer)", "arbiter", _CLAIM,
         title="Declarer's claim disputed"),
     Row("claim_by_defender", ("claim",), "the defender who claimed", "arbiter", _CLAIM,

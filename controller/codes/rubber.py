@@ -92,7 +92,6 @@ _RUBBER_CLUB_KINDS: dict[str, str] = {
     "inadmissible_call": "35-39, Club 36-38",
     "lead_out_of_turn": "53, 55, 56, Club 55",
     "failure_to_comply": "59-60, 64, Club 64",
-    "revoke": "61-64, Club 64",
     "claim": "68-71, Club 69, 70",
     "claim_by_declarer": "68, 69, Club 69",
     "claim_by_defender": "70, Club 70",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from controller import actions as a
 from controller.irregularities import Irregularity
 from controller.table._common import _raise, _Refused, _reject, _tricks_arg
-from controller.table.closing import _close
+from controller.table.closing import _cite_revokes, _close
 from controller.table.revokes import _establish_by_claim
 from controller.table.state import BoardState, Event, PendingClaim, Phase, Step, TableState
 from controller.values import evolve
@@ -32,6 +32,7 @@ def _claim(state: TableState, act: a.Claim | a.Concede) -> Step:
     statement = act.statement if isinstance(act, a.Claim) else ""
     claim = PendingClaim(act.seat, side, tricks, needed, statement=statement)
     board = _establish_by_claim(board, side)
+    state = _cite_revokes(state, board)
     what = "claim" if isinstance(act, a.Claim) else "concession"
     return Step(evolve(state, board=evolve(board, claim=claim)),
                 (Event(what, f"{tricks} of {remaining} remaining tricks to {side}"
@@ -47,6 +48,7 @@ def _agree(state: TableState, act: a.Agree) -> Step:
         return _reject(state, f"{act.seat} is not an opponent of the claimer who must agree", act)
     claim = evolve(claim, agreed=claim.agreed | {act.seat})
     board = _establish_by_claim(evolve(board, claim=claim), act.seat.side)
+    state = _cite_revokes(state, board)
     events = [Event("agree", "", act.seat, act.t)]
     if claim.agreed >= claim.needed and claim.disputed is None:
         state = _close_claim(evolve(state, board=board), board, claim.tricks)

@@ -37,8 +37,9 @@ def _close(state: TableState, board: BoardState, status: str, tricks: int | None
             and board.contract is not None):
         rules = state.code.rules
         plain = tuple(rv for rv in board.revokes if not rv.exempt.startswith("adjusted:"))
-        lost, notes = r.revoke_transfers(board.play, plain, rules.revoke_penalty,
-                                         rules.both_sides_revoked_no_transfer, claimed)
+        lost, notes, decided = r.revoke_outcomes(board.play, plain, rules.revoke_penalty,
+                                                 rules.both_sides_revoked_no_transfer, claimed)
+        state = _cite_revokes(state, board, decided)
         fixed = [0, 0]
         for rv in board.revokes:
             if rv.exempt.startswith("adjusted:"):
@@ -55,6 +56,41 @@ def _close(state: TableState, board: BoardState, status: str, tricks: int | None
         sheet, entries = state.code.score_deal(sheet, result)
     outcome = BoardOutcome(board, status, tricks, entries, lost, notes, state.sheet, before)
     return evolve(state, board=board, sheet=sheet, boards=(*state.boards, outcome))
+
+
+def _cite_revokes(state: TableState, board: BoardState,
+                  decided: tuple[tuple[int, str], ...] = ()) -> TableState:
+    """The state with each revoke of ``board`` citing the exact law of what became of it so far
+    (LAWS.md 1.H.4): corrected (D/R 62), the twelfth trick (D 62D), adjusted by the arbiter
+    (D 64C), the transfer or exemption decided at the end of the play (``decided``:
+    ``rulings.REVOKE_OUTCOMES``, e.g. D 64A1, R 64C, D 64B2), else established (Law 63); a
+    revoke still correctable keeps Law 62. A reference the code has not leaves the law as it is."""
+    if not board.revokes:
+        return state
+    outcome = dict(decided)
+    laws: dict[int, str] = {}
+    for rv in board.revokes:
+        if rv.exempt == "corrected":
+            key = "revoke_corrected"
+        elif rv.exempt == "twelfth_trick":
+            key = "revoke_twelfth_trick"
+        elif rv.exempt.startswith("adjusted:"):
+            key = "revoke_adjusted"
+        elif rv.source in outcome:
+            key = outcome[rv.source]
+        elif rv.exempt == "faced_card":
+            key = "revoke_faced_card"
+        elif rv.established:
+            key = "revoke_established"
+        else:
+            continue
+        law = state.code.law(key)
+        if law:
+            laws[rv.source] = law
+    if not any(i.id in laws and i.law != laws[i.id] for i in state.irregularities):
+        return state
+    return evolve(state, irregularities=tuple(evolve(i, law=laws[i.id]) if i.id in laws else i
+                                              for i in state.irregularities))
 
 
 def abandon_board(state: TableState) -> TableState:

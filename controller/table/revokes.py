@@ -15,7 +15,7 @@ from controller.play import Play
 from controller.rulings import RevokeRecord
 from controller.seats import Side
 from controller.table._common import _card_arg, _declarer, _Refused, _tricks_arg
-from controller.table.closing import _close
+from controller.table.closing import _cite_revokes, _close
 from controller.table.penalties import _add_penalty_card
 from controller.table.state import BoardState, Event, Phase, TableState
 from controller.table.tricks import _play
@@ -32,7 +32,14 @@ def _establish_by_claim(board: BoardState, side: Side) -> BoardState:
 
 def _rule_revoke(state: TableState, board: BoardState, irr: Irregularity, option: str,
                  args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
-    """Laws 62-64: correct a revoke not yet established; confirm one (transfer at the end); adjust."""
+    """Laws 62-64: correct a revoke not yet established; confirm one (transfer at the end); adjust.
+    The revoke then cites the law of what became of it (``closing._cite_revokes``)."""
+    state, events = _rule_revoke_record(state, board, irr, option, args, t)
+    return (state if state.board is None else _cite_revokes(state, state.board)), events
+
+
+def _rule_revoke_record(state: TableState, board: BoardState, irr: Irregularity, option: str,
+                        args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
     record = next((rv for rv in board.revokes if rv.source == irr.id), None)
     if irr.kind == "failure_to_comply":
         if option == "confirm" and irr.offender is not None and irr.trick is not None and board.play is not None:

@@ -20,7 +20,7 @@ from controller.play import Trick
 from controller.rulings import Held, Obligation, RevokeRecord
 from controller.seats import Seat
 from controller.table._common import _SUIT_NAMES, _raise
-from controller.table.closing import _close
+from controller.table.closing import _cite_revokes, _close
 from controller.table.penalties import _lead_options_due
 from controller.table.state import BoardState, Event, Phase, Step, TableState
 from controller.table.timing import _since_last_act, _timed
@@ -61,16 +61,18 @@ def _play(state: TableState, board: BoardState, seat: Seat, card: Card, t: float
         if late is not None:
             # the card that reveals the revoke was a penalty card on the table at the time:
             # the revoke was made in failing to play a faced card (D 64B3; R 64D3)
-            faced = late != 12 and state.code.rules.faced_card_revoke_exempt and _faced_since(
+            twelfth = late == 12 and state.code.rules.twelfth_trick_revoke_corrected
+            faced = not twelfth and state.code.rules.faced_card_revoke_exempt and _faced_since(
                 state, board, seat, card, late)
-            state, board, irr = _raise(state, board, "revoke_faced_card" if faced else "revoke", seat,
+            situation = "revoke_twelfth_trick" if twelfth else "revoke_faced_card" if faced else "revoke"
+            state, board, irr = _raise(state, board, situation, seat,
                                        f"{seat} showed out of {_SUIT_NAMES[card.suit]} at trick {late} and now "
                                        f"plays {card}" + (" (a penalty card on the table)" if faced else ""),
                                        t, late)
             established = trick_no > late
             board = evolve(board, revokes=(*board.revokes, RevokeRecord(
                 irr.id, seat, late, card.suit, established,
-                "twelfth_trick" if late == 12 else "faced_card" if faced else "")))
+                "twelfth_trick" if twelfth else "faced_card" if faced else "")))
             irrs.append(irr)
             # LAWS.md 1.H.4: that show-out is now one revoke, reported once; later cards of
             # the suit reveal nothing more (a later show-out starts a new ledger entry)
@@ -80,16 +82,17 @@ def _play(state: TableState, board: BoardState, seat: Seat, card: Card, t: float
     if revoke is not None and led is not None:
         # D 64B3, R 64D3: when every card of the suit led that he held lay face up on the table
         # as a penalty card, the revoke was made in failing to play a faced card: no transfer
+        twelfth = trick_no == 12 and state.code.rules.twelfth_trick_revoke_corrected
         only_faced = (_only_faced_cards_of(board, seat, led)
-                      if trick_no != 12 and state.code.rules.faced_card_revoke_exempt else "")
-        situation = "revoke_twelfth_trick" if trick_no == 12 else "revoke_faced_card" if only_faced else "revoke"
+                      if not twelfth and state.code.rules.faced_card_revoke_exempt else "")
+        situation = "revoke_twelfth_trick" if twelfth else "revoke_faced_card" if only_faced else "revoke"
         holding = f"only the penalty card {only_faced}" if only_faced else _SUIT_NAMES[led]
         state, board, irr = _raise(state, board, situation, seat,
                                    f"{seat} played {card} on a {_SUIT_NAMES[led]} lead holding {holding}",
                                    t, trick_no)
         board = evolve(board, revokes=(*board.revokes, RevokeRecord(
             irr.id, seat, trick_no, led, False,
-            "twelfth_trick" if trick_no == 12 else "faced_card" if only_faced else "")))
+            "twelfth_trick" if twelfth else "faced_card" if only_faced else "")))
         irrs.append(irr)
     if broken is not None:
         state, board, irr = _raise(state, board, "failure_to_comply_with_restriction", seat,
@@ -105,7 +108,9 @@ def _play(state: TableState, board: BoardState, seat: Seat, card: Card, t: float
                 events.append(Event("revoke_established", f"revoke at trick {rv.trick} by {rv.seat}",
                                     rv.seat, t))
             revokes.append(rv)
-        board = evolve(board, revokes=tuple(revokes))
+        if revokes != list(board.revokes):
+            board = evolve(board, revokes=tuple(revokes))
+            state = _cite_revokes(state, board)
     pcs = board.penalty_cards
     if pcs and any(pc.card == card for pc in pcs):
         pcs = tuple(pc for pc in pcs if pc.card != card)

@@ -79,8 +79,9 @@ def test_code_named_builds_each_code_with_its_name(name: str, cls: type) -> None
 def test_rubber_club_laws_setting_cites_the_club_law_beside_the_law_part_viii() -> None:
     plain, club = code_named("rubber"), code_named("rubber", {"club_laws": True})
     assert isinstance(club, Rubber) and club.club_laws
-    assert plain.law("revoke") == "61-64"
-    assert club.law("revoke") == "61-64, Club 64"
+    assert plain.law("revoke") == "62"
+    assert plain.law("revoke_transfer_nos_won") == "64C"
+    assert club.law("revoke_transfer_nos_won") == "64C, Club 64"
     assert club.law("claim") == "68-71, Club 69, 70"
     assert plain.law("passed_out_deal") == club.law("passed_out_deal") == "22A"
     assert plain.law("rubber_not_finished") == "80"
@@ -90,7 +91,8 @@ def test_rubber_club_laws_setting_cites_the_club_law_beside_the_law_part_viii() 
 def test_law_references_differ_by_code_for_the_same_situation() -> None:
     assert Chicago().law("passed_out_deal") == "22A, App4-B"
     assert Chicago().law("chicago_vulnerability_diagram_error") == "App4-E"
-    assert Bridge1905().law("revoke") == "85-89"
+    assert Bridge1905().law("revoke") == "85"
+    assert Bridge1905().law("revoke_transfer_w87") == "87"
     assert Bridge1905().law(W_REDOUBLE_OUT_OF_TURN) == "55"
     assert Bridge1905().law(W_TRUMP_NAMED_BY_PARTNER_UNINVITED) == "46"
 

@@ -49,3 +49,22 @@ def test_only_the_1905_laws_have_no_faced_card_exemption_w_85_87() -> None:
     assert {name: code_named(name).rules.faced_card_revoke_exempt
             for name in ("duplicate", "rubber", "chicago", "bridge1905")} == {
         "duplicate": True, "rubber": True, "chicago": True, "bridge1905": False}
+
+
+def test_a_revoke_cites_62_then_63_then_the_transfer_law_never_a_range_law_64() -> None:
+    """D 62-64 (seed 002: correction, establishment, the transfer of 64A1 when the revoker won the
+    revoke trick); R 62-64 (seed 000: 64A). The revoke's law follows what becomes of it."""
+    import json
+    from pathlib import Path
+
+    spec = json.loads((Path(__file__).parents[1] / "scenarios" / "64A_revoke_revoker_won_the_trick_two_tricks.json")
+                      .read_text(encoding="utf-8"))
+    for code, final in (("duplicate", "64A1"), ("rubber", "64A")):
+        state = step(TableState.new(), action_of({"t": 0, "session": {"code": code}})).state
+        seen: list[str] = []
+        for line in spec["log"]:
+            state = step(state, action_of(line)).state
+            revoke = next((i for i in state.irregularities if i.kind == "revoke"), None)
+            if revoke is not None and (not seen or seen[-1] != revoke.law):
+                seen.append(revoke.law)
+        assert seen == ["62", "63", final]
