@@ -11,7 +11,7 @@ const STATE_WORD = {
   idle: "BETWEEN BOARDS", playing: "PLAYING",
 };
 const STATE_MEANING = {
-  irregularity: "a ruling is awaited", called: "the Director is called (a player, or a wrong board)", offline: "the table is not connected",
+  irregularity: "a ruling is awaited", called: "a call for the Director", offline: "the table is not connected",
   round_finished: "waiting for the next round", idle: "no board in play", playing: "nothing to do",
 };
 const NEEDS_DIRECTOR = new Set(["irregularity", "called"]);
