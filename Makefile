@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 CORPUS ?= $(abspath ../shared/corpus)
 export BRIDGE_CORPUS ?= $(CORPUS)
 
-.PHONY: setup browser mosquitto run run-table test lint bench diagrams clean
+.PHONY: setup lock browser mosquitto run run-table test lint bench diagrams clean
 
 # Exactly the versions of requirements.lock (pip and setuptools included), then the project
 # itself without resolving anything: the same environment whatever the day.
@@ -17,6 +17,17 @@ $(STAMP): pyproject.toml requirements.lock
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+# requirements.lock anew: a throwaway venv gets the newest versions the package index offers of
+# what pyproject.toml asks for, and pip freezes them (commit the result once `make test` passes).
+lock:
+	set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(PYTHON) -m venv "$$tmp/venv"; \
+	"$$tmp/venv/bin/python" -m pip install --quiet --upgrade pip setuptools; \
+	"$$tmp/venv/bin/python" -m pip install --quiet -e '.[dev]'; \
+	{ grep '^#' requirements.lock || true; "$$tmp/venv/bin/python" -m pip freeze --all --exclude-editable; } \
+	  > "$$tmp/requirements.lock"; \
+	mv "$$tmp/requirements.lock" requirements.lock
 
 # The browser tests drive Debian's Chromium (never a browser downloaded by a test tool).
 CHROMIUM ?= /usr/bin/chromium
