@@ -117,9 +117,12 @@ def _card_in_order(state: TableState, board: BoardState, act: a.PlayCard) -> Ste
 
 
 def _hold_card(state: TableState, board: BoardState, situation: str, seat: Seat, act: a.PlayCard,
-               trick: int, detail: str | None = None) -> Step:
+               trick: int, detail: str | None = None, offender: Seat | None = None) -> Step:
+    """Raise ``situation`` and hold ``seat``'s card aside for its ruling; ``offender`` when it is
+    not the hand the card came from (declarer for a card of dummy's, Laws 45, 55)."""
     # D 41A: the arbiter has a face-down lead out of turn returned (the catalogue's chooser)
-    state, board, irr = _raise(state, board, situation, seat, detail or f"{seat} {act.card}", act.t, trick)
+    state, board, irr = _raise(state, board, situation, seat if offender is None else offender,
+                               detail or f"{seat} {act.card}", act.t, trick)
     board = _hold(board, Held(irr.id, seat, card=act.card, t=act.t))
     return Step(evolve(state, board=board), (Event("irregularity", situation, seat, act.t),), (irr,))
 
@@ -186,8 +189,11 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
             situation = "lead_out_of_turn_by_defender"
         if trick_no == 13 and not rules.last_trick_lead_acceptable and situation != "opening_lead_out_of_turn":
             situation = "lead_out_of_turn_last_trick"
+        # Law 55: declarer plays dummy's cards too (Law 45), so a lead from either of his hands
+        # is declarer's irregularity; the card stays that hand's
+        offender = declarer if seat.side is declarer.side and situation != "opening_lead_out_of_turn" else seat
         return _hold_card(state, board, situation, seat, act, trick_no,
-                          detail=f"{seat} led {act.card} while {play.turn} was to lead")
+                          detail=f"{seat} led {act.card} while {play.turn} was to lead", offender=offender)
     # a trick is in progress and the seat has not played to it
     current = play.current
     both_declarer_hands = (current.card_of(declarer) is not None and current.card_of(dummy) is not None)
@@ -330,7 +336,8 @@ def _rule_lead(state: TableState, board: BoardState, irr: Irregularity, held: He
     board = _unhold(board, irr.id)
     state = evolve(state, board=board)
     if option in ("accept", "accept_see_dummy"):
-        state, board, events = _accept_lead(state, board, offender, held)
+        # the card leads from the hand it came from (dummy's, when declarer led from dummy: Law 55)
+        state, board, events = _accept_lead(state, board, held.seat, held)
         return state, events
     if option == "accept_become_dummy":
         state, board, events = _swap_declarer(state, board, held)
@@ -342,7 +349,7 @@ def _rule_lead(state: TableState, board: BoardState, irr: Irregularity, held: He
         raise _Refused(f"declarer may only require or forbid the suit of the card led ({held.card.suit.name})")
     defender = offender.side is not _declarer(board).side
     if not defender or irr.situation == "opening_lead_face_down_out_of_turn":
-        return state, [Event("returned", f"{held.card} goes back to its hand without penalty", offender, t)]
+        return state, [Event("returned", f"{held.card} goes back to {held.seat}'s hand without penalty", held.seat, t)]
     board = _add_penalty_card(board, offender, held.card, True, irr.id)
     events = [Event("penalty_card", f"{held.card} is a major penalty card (Laws 50, 56)", offender, t)]
     if option in ("require_suit", "forbid_suit"):
