@@ -43,6 +43,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from web_ui import jsonbody
 from web_ui.arbiter_link import signed_link
+from web_ui.console_results import results_router
 from web_ui.hub import dumps
 from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody
 from web_ui.security import (
@@ -265,6 +266,7 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
         return {"key": call.key, "state": call.state}
 
     app.include_router(api)
+    app.include_router(results_router(console, director))
 
     @app.websocket("/ws")
     async def ws(socket: WebSocket) -> None:

@@ -150,7 +150,15 @@ def _cmd_console(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     data_dir = args.data_dir or Path(os.environ.get("STATE_DIRECTORY", "").split(":")[0] or ".console-data")
-    console = Console(address, Path(data_dir))
+    session = None
+    if args.session is not None:
+        from controller.fieldscore.session import load_session
+        try:
+            session = load_session(args.session)
+        except (ValueError, OSError) as exc:  # MovementError is a ValueError naming the file and the key
+            print(f"tablectl console: {exc}", file=sys.stderr)
+            return 2
+    console = Console(address, Path(data_dir), session=session)
     console.start()
     print(f"Director's console for {address.club} ({address.url()})")
     named = [h for h in options.hosts if h not in ("localhost", "127.0.0.1", "::1")]
@@ -276,6 +284,10 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room:
     c.add_argument("--host", help="the page's address (default 127.0.0.1; 0.0.0.0 for the Director's phone on "
                                   "the club LAN)")
     c.add_argument("--data-dir", type=Path, help="where the console keeps what the tables sent (console.sqlite)")
+    c.add_argument("--session", type=Path, metavar="FILE",
+                   help="the Director's session file (TOML [session]: movement, tables, boards_per_round, scoring): "
+                        "each result put to the pairs the movement seats there, boards out of their round reported "
+                        "(Law 15), the ranking scored as it says")
     add_pin_options(c, "the Director's PIN", "else $BRIDGE_ARBITER_PIN")
     add_server_options(c)
     c.add_argument("--arbiter-link-key-file", type=Path, metavar="FILE",
