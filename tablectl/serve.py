@@ -416,10 +416,22 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     d.add_argument("--corpus-file", help="a PBN file of the corpus (relative to $BRIDGE_CORPUS)")
     d.add_argument("--no-tempo", action="store_true", help="do not time calls and cards for hesitations")
     d.add_argument("--ack-log", action="store_true", help=argparse.SUPPRESS)
+    d.add_argument("--board-order", type=_numbers, metavar="N,N,...",
+                   help="play these board numbers in this order (the movement's boards for this table)")
     d.add_argument("--first-irregularity", choices=IRREGULARITY_KINDS, metavar="KIND",
                    help=f"commit this irregularity early on the first board ({', '.join(IRREGULARITY_KINDS)})")
     _common(d, f"where the log ({DB_NAME}) lives (default ./.demo-data)")
     d.set_defaults(func=_cmd_demo)
+
+
+def _numbers(text: str) -> list[int]:
+    try:
+        numbers = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of board numbers like 3,4,1,2") from None
+    if not numbers or any(n < 1 for n in numbers):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of board numbers like 3,4,1,2")
+    return numbers
 
 
 def _open_runtime(data_dir: Path, setup: TableSetup, new_session: bool) -> TableRuntime:
@@ -511,7 +523,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     if not path.is_file():
         print(f"tablectl demo: no corpus file {path} (set BRIDGE_CORPUS)", file=sys.stderr)
         return 2
-    boards = pick_boards(path, args.boards, args.seed)
+    order = args.board_order
+    boards = pick_boards(path, max(order) if order else args.boards, args.seed)
+    if order:  # the boards the movement brings to this table, in its order of play
+        by_number = {b.number: b for b in boards}
+        boards = [by_number[n] for n in order if n in by_number]
     if not boards:
         print(f"tablectl demo: no playable board in {path}", file=sys.stderr)
         return 2

@@ -213,16 +213,19 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
         return 2
     link_key = secrets.token_hex(32)  # the console opens each table's arbiter page with it
     children: list[subprocess.Popen[bytes]] = []
-    console = Console(room.address_of("console"), root / "console")
+    session, orders = _demo_session(root, n, args.boards_per_round)
+    console = Console(room.address_of("console"), root / "console", session=session)
     try:
         console.start()
         for i, table in enumerate(tables, start=1):
             data = root / f"table-{table}"
             data.mkdir(parents=True, exist_ok=True)
             cmd = [sys.executable, "-m", "tablectl", "demo", "--port", str(ports[i]), "--data-dir", str(data),
-                   "--seed", str(args.seed + i - 1), "--boards", str(args.boards), "--speed", str(args.speed),
+                   "--seed", str(args.seed + i - 1), "--speed", str(args.speed),
                    "--irregularity-rate", str(args.irregularity_rate),
                    "--auto-rule-after", str(args.auto_rule_after), "--boards-per-round", str(args.boards_per_round)]
+            cmd += (["--board-order", ",".join(map(str, orders[table]))] if table in orders
+                    else ["--boards", str(args.boards)])
             if i == 1 and args.first_irregularity != "none":
                 cmd += ["--first-irregularity", args.first_irregularity]
             env = {**os.environ, "BRIDGE_CLUB_URL": room.url(table), "BRIDGE_TABLE_ID": table,
@@ -259,6 +262,29 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
                     os.killpg(child.pid, signal.SIGKILL)
         console.stop()
         broker.stop()
+
+
+_DEMO_BOARDS = 12
+"""Boards of the demo's corpus file (an ACBL speedball: 12 boards, each played at many tables)."""
+
+
+def _demo_session(root: Path, tables: int, per_round: int) -> tuple[Any, dict[str, list[int]]]:
+    """The room demo's session: a Mitchell of ``tables`` tables (written to ``session.toml``)
+    and the boards each table plays in its order; none when the corpus file has too few boards."""
+    from controller.fieldscore.session import loads_session
+
+    text = (f'[session]\nname = "Demo room"\nmovement = "mitchell"\ntables = {tables}\n'
+            f"boards_per_round = {per_round}\n")
+    session = loads_session(text, "session.toml")
+    movement = session.movement()
+    if max(movement.board_numbers) > _DEMO_BOARDS:
+        return None, {}
+    (root / "session.toml").write_text(text, encoding="utf-8")
+    orders: dict[str, list[int]] = {}
+    for sitting in sorted(movement.sittings, key=lambda s: s.round):
+        if not sitting.sit_out:
+            orders.setdefault(str(sitting.table), []).extend(movement.boards(sitting.board_set))
+    return session, orders
 
 
 def _watch(children: list[subprocess.Popen[bytes]], root: Path) -> None:
@@ -306,7 +332,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room:
         d.add_argument("--port", type=int, default=CONSOLE_PORT,
                        help=f"the console's port ({CONSOLE_PORT}); table N serves its pages on PORT+N")
         d.add_argument("--data-dir", default=".room-demo", help="where the room keeps its files (.room-demo)")
-        d.add_argument("--boards", type=int, default=8, help="boards each table plays (8)")
+        d.add_argument("--boards", type=int, default=8,
+                       help="boards each table plays when a Mitchell needs more than the demo's 12 boards (8)")
         d.add_argument("--boards-per-round", type=int, default=2, help="boards per round (2)")
         d.add_argument("--speed", type=float, default=1.0, help="table seconds per real second (1)")
         d.add_argument("--irregularity-rate", type=float, default=0.3, help="chance per board of an irregularity")
