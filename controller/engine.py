@@ -95,8 +95,8 @@ def _board_open(board: BoardState | None) -> bool:
 
 
 def table_mask(board: BoardState) -> int:
-    """Bit ``card.index`` set for each card the table has on it: played, held for a ruling, or
-    played early and standing until its turn (``deferred``)."""
+    """Bit ``card.index`` set for each card the table has on it: played, held for a ruling,
+    played early and standing until its turn (``deferred``), or led early (``early_leads``)."""
     mask = 0
     play = board.play
     if play is not None:
@@ -109,6 +109,8 @@ def table_mask(board: BoardState) -> int:
         if held.card is not None:
             mask |= 1 << held.card.index
     for _seat, card in board.deferred:
+        mask |= 1 << card.index
+    for _seat, card, _t in board.early_leads:
         mask |= 1 << card.index
     return mask
 

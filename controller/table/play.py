@@ -138,6 +138,15 @@ def _extra_card(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
         situation = ("two_cards_at_once_declarer" if seat.side is declarer.side
                      else "two_cards_at_once_defender")
     elif seat.side is not declarer.side and play.current.card_of(seat.partner) is None:
+        current = play.current
+        if current.card_of(declarer) is not None and current.card_of(declarer.partner) is not None:
+            # Law 57C (R 57): declarer has played from both hands: no rectification; the card is a
+            # lead to the next trick, judged when this trick is complete (in turn, or Laws 53, 56)
+            board = evolve(board, early_leads=(*board.early_leads, (seat, act.card, act.t)))
+            return Step(evolve(state, board=board),
+                        (Event("early_lead", f"{act.card} led before {seat.partner} played: declarer has played "
+                               "from both hands, no rectification (Law 57C); it leads once the trick is complete",
+                               seat, act.t),))
         situation = "premature_lead_by_defender"
     else:
         situation = "fifth_card_on_trick"

@@ -63,7 +63,13 @@ class PendingClaim:
 
 @dataclass(frozen=True, slots=True)
 class BoardState:
-    """One board in progress: its setup, auction (or 1905 declaration), play, timing and rulings."""
+    """One board in progress: its setup, auction (or 1905 declaration), play, timing and rulings.
+
+    ``deferred``: cards played early that stand and count at their seat's turn (Law 57 note,
+    60); ``early_leads``: a defender's lead to the next trick made before his partner played,
+    once declarer had played from both hands (Law 57C: no rectification), judged as a lead
+    when the trick is complete.
+    """
 
     index: int
     number: int | None
@@ -90,6 +96,7 @@ class BoardState:
     revokes: tuple[RevokeRecord, ...] = ()
     exposed: tuple[tuple[Seat, Card, bool, int], ...] = ()
     deferred: tuple[tuple[Seat, Card], ...] = ()
+    early_leads: tuple[tuple[Seat, Card, float], ...] = ()
     lead_options_for: int = 0
     start_t: float = 0.0
     last_t: float | None = None

@@ -140,7 +140,30 @@ def _play(state: TableState, board: BoardState, seat: Seat, card: Card, t: float
         irrs.extend(i for i in state.irregularities[-1:] if more and i.id == state.irregularity_count)
     if board.deferred:
         state, board, more_events, more_irrs = _play_deferred(state, board, t)
-        return state, board, events + more_events, irrs + more_irrs
+        events, irrs = events + more_events, irrs + more_irrs
+    if board.early_leads and board.play is not None and not board.play.current.cards and board.phase is Phase.PLAY:
+        state, board, more_events, more_irrs = _release_early_leads(state, board, t)
+        events, irrs = events + more_events, irrs + more_irrs
+    return state, board, events, irrs
+
+
+def _release_early_leads(state: TableState, board: BoardState,
+                         t: float) -> tuple[TableState, BoardState, list[Event], list[Irregularity]]:
+    """A lead made before the trick was complete (Law 57C) now counts as a lead to this trick: in
+    turn it is the lead, else a lead out of turn (Laws 53, 56) judged as any other card."""
+    # the card goes to the table as if put down now (``play`` imports this module)
+    from controller.actions import PlayCard
+    from controller.table.play import _card
+
+    events: list[Event] = []
+    irrs: list[Irregularity] = []
+    for seat, card, _t in board.early_leads:
+        board = evolve(board, early_leads=tuple(x for x in board.early_leads if x[1] != card))
+        result = _card(evolve(state, board=board), PlayCard(seat, card, t))
+        state = result.state
+        board = state.board if state.board is not None else board
+        events.extend(result.events)
+        irrs.extend(result.irregularities)
     return state, board, events, irrs
 
 
