@@ -365,6 +365,10 @@ _PLAY: tuple[Row, ...] = (
         Option("play", "{offender} names {card} as the card he played; the other goes back to his hand",
                (_TWO_CARDS,)),
     ), title="Two cards played at once by declarer"),
+    Row("simultaneous_leads_by_defenders", ("simultaneous_play",), "the defender who was not on lead", "arbiter", (
+        Option(_ACKNOWLEDGE, "recorded: {partner}'s lead stands; {card}, deemed played after it, is a major penalty "
+                             "card that {offender} plays at his first legal opportunity"),
+    ), title="Both defenders led at once", noted=True, codes=("duplicate", "rubber", "chicago")),
     Row("fifth_card_on_trick", ("defective_trick",), "the player who added a card", "arbiter", (
         Option("confirm", "the arbiter confirms the extra card ({card}): a defender's is a penalty card, "
                           "declarer's goes back to his hand"),

@@ -115,6 +115,8 @@ def _apply_ruling(state: TableState, irr: Irregularity, option: str, args: dict[
         return evolve(state, board=board), [Event("penalty_card", f"{held.card} becomes a major penalty "
                                                   "card; the penalty card must be played (Law 52)",
                                                   offender, t)]
+    if situation == "simultaneous_leads_by_defenders":
+        return state, []  # noted: the penalty card is already on the table (Law 58A)
     if kind == "simultaneous_play":
         return _rule_two_cards(state, board, irr, held, args, t)
     if situation == "fifth_card_on_trick":

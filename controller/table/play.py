@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from controller import actions as a
 from controller import rulings as r
-from controller.cards import Suit
+from controller.cards import Card, Suit
 from controller.irregularities import Irregularity
 from controller.rulings import Held, Obligation, PenaltyCard
 from controller.seats import Seat
@@ -205,6 +205,13 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
                           detail=f"{seat} led {act.card} while {play.turn} was to lead", offender=offender)
     # a trick is in progress and the seat has not played to it
     current = play.current
+    if (seat.side is not declarer.side and len(current.cards) == 1 and current.leader is seat.partner
+            and board.last_card is not None and board.last_card[0] is seat.partner
+            and act.t - board.last_card[1] <= state.policy.simultaneous_window
+            and state.code.law("simultaneous_leads_by_defenders")):
+        # Law 58A: both defenders led at once; the proper lead stands and this card is deemed played
+        # after it, a premature play: a major penalty card (Laws 57, 50; DD 58)
+        return _simultaneous_lead(state, board, seat, act.card, current.cards[0], act.t)
     both_declarer_hands = (current.card_of(declarer) is not None and current.card_of(dummy) is not None)
     if seat.side is declarer.side or current.card_of(seat.partner) is not None or both_declarer_hands:
         # D 57 note: declarer's early card is played; a defender whose partner has played, or
@@ -215,6 +222,21 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
                            "(Law 57)", seat, act.t),))
     return _hold_card(state, board, "premature_play_by_defender", seat, act, trick_no,
                       detail=f"{seat} played {act.card} before {play.turn}")
+
+
+def _simultaneous_lead(state: TableState, board: BoardState, seat: Seat, card: Card, lead: Card,
+                       t: float) -> Step:
+    """Both defenders led at once (Law 58A): ``seat``'s card, deemed played after his partner's
+    proper lead, is a major penalty card (Laws 57, 50; DD 58); noted for the arbiter."""
+    play = board.play
+    assert play is not None
+    state, board, irr = _raise(state, board, "simultaneous_leads_by_defenders", seat,
+                               f"{seat} {card} and {seat.partner}'s lead {lead} at once: {card} is deemed "
+                               "played after it", t, play.trick_number)
+    board = _add_penalty_card(board, seat, card, True, irr.id)
+    return Step(evolve(state, board=board), (Event("penalty_card", f"{card}: led together with {seat.partner}'s "
+                                                   f"lead, a major penalty card (Laws 58A, 57, 50)", seat, t),),
+                (irr,))
 
 
 def _retraction_pending(state: TableState, board: BoardState) -> bool:
@@ -265,6 +287,19 @@ def _card_while_held(state: TableState, board: BoardState, held: Held, irr: Irre
                           seat, act.t)
             rest = _card(state, act)
             return Step(rest.state, (first, *events, *rest.events), rest.irregularities)
+        if (seat is play.turn and seat is offender.partner and situation in (
+                "lead_out_of_turn_by_defender", "opening_lead_out_of_turn")
+                and act.t - held.t <= state.policy.simultaneous_window
+                and state.code.law("simultaneous_leads_by_defenders")):
+            # Law 58A: both defenders led at once: the proper leader's lead stands and his partner's
+            # card is deemed played after it (a major penalty card, Laws 57, 50)
+            state = _settle(state, irr.id, "superseded", option="leave_penalty_card" if situation.startswith(
+                "opening") else "reject", by=str(seat), deemed=f"made after {seat}'s lead (Law 58A)")
+            board = _unhold(board, irr.id)
+            rest = _card_in_order(evolve(state, board=board), board, act)
+            assert rest.state.board is not None
+            after = _simultaneous_lead(rest.state, rest.state.board, offender, held.card, act.card, act.t)
+            return Step(after.state, (*rest.events, *after.events), (*rest.irregularities, *after.irregularities))
         if seat is play.turn:
             # Law 53C: the proper leader leads in his own right; the card led out of turn goes back
             state = _settle(state, irr.id, "superseded", option="reject", by=str(seat))
