@@ -215,6 +215,10 @@ class Room:
             key = f"{tile.table}/{session}/call/{msg.get('seq')}"
             self.calls[key] = Call(key, tile.table, body.get("board"), what, since, seat=body.get("seat"))
             alarm = f"Table {tile.table}: {what}"
+        elif kind == "log_damaged":  # the table lost acknowledged inputs: the Director must know at once
+            key = f"{tile.table}/{session}/log/{msg.get('seq')}"
+            self.calls[key] = Call(key, tile.table, body.get("board"), what, since)
+            alarm = f"Table {tile.table}: {what}"
         elif kind == "arbiter_call_cleared":
             for call in self._open(tile.table):
                 if call.irregularity is None and call.origin == "table":

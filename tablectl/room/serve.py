@@ -271,12 +271,16 @@ _DEMO_BOARDS = 12
 def _demo_session(root: Path, tables: int, per_round: int) -> tuple[Any, dict[str, list[int]]]:
     """The room demo's session: a Mitchell of ``tables`` tables (written to ``session.toml``)
     and the boards each table plays in its order; none when the corpus file has too few boards."""
+    from controller.fieldscore.movement import MovementError
     from controller.fieldscore.session import loads_session
 
     text = (f'[session]\nname = "Demo room"\nmovement = "mitchell"\ntables = {tables}\n'
             f"boards_per_round = {per_round}\n")
-    session = loads_session(text, "session.toml")
-    movement = session.movement()
+    try:
+        session = loads_session(text, "session.toml")
+        movement = session.movement()
+    except MovementError:  # one table is no Mitchell: it plays its boards in order
+        return None, {}
     if max(movement.board_numbers) > _DEMO_BOARDS:
         return None, {}
     (root / "session.toml").write_text(text, encoding="utf-8")

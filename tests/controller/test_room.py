@@ -119,3 +119,11 @@ def test_room_tile_goes_offline_on_the_last_will_and_travellers_fill_in() -> Non
     assert snap["travellers"] == [{"board": "2", "results": [
         {"table": "3", "contract": "4S", "declarer": "N", "tricks": 10, "result": "=", "score_ns": 420,
          "status": "played", "pairs": None}]}]
+
+
+def test_a_table_that_lost_acknowledged_inputs_alarms_the_director() -> None:
+    room = Room("c")
+    lost = {"alert": "log_damaged", "what": "171 acknowledged input(s) lost since seq 1", "alarm": True}
+    got = room.receive("alert", "3", _msg(400, 0, lost), 10.0)
+    assert got.alarm == "Table 3: 171 acknowledged input(s) lost since seq 1"
+    assert [c.state for c in room.calls.values()] == ["called"]
