@@ -56,6 +56,7 @@ __all__ = [
     "forbidden_call",
     "is_major",
     "lead_suits_of",
+    "penalty_cards_to_designate",
     "playable_cards",
     "restriction_broken",
     "revoke_outcomes",
@@ -398,6 +399,31 @@ def playable_cards(play: Play, seat: Seat, obligations: Iterable[Obligation],
             if kept:
                 cards = kept
     return tuple(cards)
+
+
+def penalty_cards_to_designate(play: Play, seat: Seat, obligations: Iterable[Obligation],
+                               penalty_cards: Iterable[PenaltyCard]) -> tuple[Card, ...]:
+    """The penalty cards of ``seat`` that may legally be played now, when there are two or more:
+    declarer designates which one is played (D 51 item 1; R 50). Empty otherwise.
+
+    With the hand known: the penalty cards among ``playable_cards``. Without it, only what is
+    certain: all of them when leading free of any restriction, those of the suit led when
+    following (he must play a major penalty card of the suit led before another card of it).
+    """
+    obligations = tuple(obligations)
+    pcs = tuple(penalty_cards)
+    mine = [pc.card for pc in pcs if pc.seat is seat and pc.major]
+    if len(mine) < 2:
+        return ()
+    legal = playable_cards(play, seat, obligations, pcs)
+    if legal is not None:
+        cards = [c for c in mine if c in legal]
+    elif any(o.seat is seat and o.kind in (LEAD_REQ, LEAD_BAN, PLAY_OPT_57) for o in obligations):
+        return ()
+    else:
+        led = play.current.suit_led
+        cards = mine if led is None else [c for c in mine if c.suit is led]
+    return tuple(sorted(cards, reverse=True)) if len(cards) >= 2 else ()
 
 
 def _apply_restriction(ob: Obligation, cards: list[Card], led: Suit | None) -> list[Card]:

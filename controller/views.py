@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from controller import catalogue
+from controller import rulings as r
 from controller.cards import SUITS, Card, Suit
 from controller.codes import Sheet
 from controller.irregularities import Irregularity
@@ -490,7 +491,12 @@ def _suit_choices(state: TableState, board: BoardState | None, irr: Irregularity
 
 
 def _card_choices(state: TableState, board: BoardState | None, irr: Irregularity, key: str) -> tuple[Card, ...]:
-    """The cards offered for a card argument (Law 58B: the two cards put down at once)."""
+    """The cards offered for a card argument (Law 58B: the two cards put down at once; D 51, R 50:
+    the penalty cards the defender may legally play now)."""
+    if key == "legal_penalty_cards":
+        if board is None or board.play is None or irr.offender is None:
+            return ()
+        return r.penalty_cards_to_designate(board.play, irr.offender, board.obligations, board.penalty_cards)
     held = _held_of(state, irr)
     if key != "two_cards" or board is None or held is None or held.card is None or board.play is None:
         return ()

@@ -23,6 +23,7 @@ _CHOICES = {
     "withdrawn_suits": "the suits the withdrawn call named (all four when it named none)",
     "not_led": "any suit but the suit led",
     "two_cards": "the two cards put down",
+    "legal_penalty_cards": "the offender's penalty cards he may legally play now",
 }
 """What each ``Arg.choices`` key offers (``controller.views`` computes them)."""
 

@@ -337,6 +337,14 @@ _PLAY: tuple[Row, ...] = (
         Option("no_restriction", "{declarer} leaves {partner} free to lead; {offender}'s penalty cards stay on "
                                  "the table"),
     ), title="Partner of a major penalty card's owner on lead"),
+    Row("penalty_cards_designation", ("penalty_card",), "the defender with two or more penalty cards", "declarer", (
+        Option("designate", "{declarer} designates {card}: {offender} plays it now and his other penalty cards stay "
+                            "on the table", (
+                                Arg("card", "card", True, "the penalty card to play", "legal_penalty_cards",
+                                    unknown="one of them"),)),
+    ), title="Two or more penalty cards that may be played",
+        note="Asked as soon as the defender's turn comes; a card he puts down before declarer designates waits.",
+        codes=("duplicate", "rubber", "chicago")),
     Row("card_exposed_by_defender", ("penalty_card",), "the defender whose card was exposed", "arbiter", (
         Option(_ACKNOWLEDGE, "recorded: {card} is a penalty card, minor if a single card below the 10 exposed by "
                              "accident, else major; {offender} must play it as Law 50 says"),

@@ -21,7 +21,13 @@ from controller.table.bridge1905 import _declaration_done, _rule_w_opening_lead
 from controller.table.claims import _rule_claim
 from controller.table.closing import _close
 from controller.table.penalties import _add_penalty_card, _rule_exposed
-from controller.table.play import _rule_lead, _rule_lead_option, _rule_premature, _rule_two_cards
+from controller.table.play import (
+    _rule_designation,
+    _rule_lead,
+    _rule_lead_option,
+    _rule_premature,
+    _rule_two_cards,
+)
 from controller.table.revokes import _rule_after_play, _rule_revoke
 from controller.table.state import BoardState, Event, Phase, Step, TableState
 from controller.table.timing import _pause_timers
@@ -88,6 +94,8 @@ def _apply_ruling(state: TableState, irr: Irregularity, option: str, args: dict[
     offender = irr.offender
     if situation in ("lead_restriction_from_withdrawn_call", "major_pc_partner_on_lead"):
         return _rule_lead_option(state, board, irr, held, option, args, t)
+    if situation == "penalty_cards_designation":
+        return _rule_designation(state, board, irr, held, args, t)
     if situation == "call_after_auction_closed":
         return _rule_call_after_close(state, board, irr, held)
     if kind in ("insufficient_bid", "call_out_of_rotation", "change_of_call", "inadmissible_call"):

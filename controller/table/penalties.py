@@ -18,7 +18,7 @@ from controller.cards import Card, Rank
 from controller.irregularities import Irregularity
 from controller.rulings import Obligation, PenaltyCard
 from controller.seats import Seat
-from controller.table._common import _SUIT_NAMES, _oblige, _raise, _Refused, _reject
+from controller.table._common import _SUIT_NAMES, _declarer, _oblige, _raise, _Refused, _reject
 from controller.table.state import BoardState, Event, Phase, Step, TableState
 from controller.values import evolve
 
@@ -163,6 +163,40 @@ def _failure_to_play_penalty_card(board: BoardState, seat: Seat, card: Card) -> 
         return same[0]
     if card.suit is not led:
         return same[0] if same else majors[0]
+    return None
+
+
+def _designation_due(state: TableState, board: BoardState,
+                     t: float) -> tuple[TableState, BoardState, list[Event], list[Irregularity]]:
+    """Declarer designates which penalty card a defender plays when two or more may legally be
+    played (D 51 item 1; R 50): asked as soon as that defender's turn comes."""
+    play = board.play
+    if (play is None or board.contract is None or board.phase is not Phase.PLAY or not board.penalty_cards
+            or not state.code.law("penalty_cards_designation")):
+        return state, board, [], []
+    seat = play.turn
+    if seat.side is _declarer(board).side or _pending_designation(state, board, seat) is not None:
+        return state, board, [], []
+    cards = r.penalty_cards_to_designate(play, seat, board.obligations, board.penalty_cards)
+    if not cards:
+        return state, board, [], []
+    words = " ".join(str(c) for c in cards)
+    state, board, irr = _raise(state, board, "penalty_cards_designation", seat,
+                               f"{seat} may legally play the penalty cards {words}: declarer designates one",
+                               t, play.trick_number)
+    declarer = _declarer(board)
+    return state, board, [Event("designation", f"{irr.id}: declarer designates which of {words} {seat} plays "
+                                f"(Law {irr.law})", declarer, t)], [irr]
+
+
+def _pending_designation(state: TableState, board: BoardState, seat: Seat) -> Irregularity | None:
+    """The designation of a penalty card that ``seat`` waits for at this trick, if any (Law 51)."""
+    play = board.play
+    for id_ in reversed(board.irregularity_ids):
+        irr = state.irregularity(id_)
+        if (irr is not None and irr.situation == "penalty_cards_designation" and irr.offender is seat
+                and irr.status == "awaiting_ruling" and play is not None and irr.trick == play.trick_number):
+            return irr
     return None
 
 

@@ -38,6 +38,7 @@ from controller.table.penalties import (
     _exposed_in_auction,
     _failure_to_play_penalty_card,
     _lead_options_due,
+    _pending_designation,
     _pending_lead_option,
 )
 from controller.table.state import BoardState, Event, Phase, Step, TableState
@@ -72,7 +73,7 @@ _BLOCKING_PLAY = frozenset((
     "opening_lead_out_of_turn", "lead_from_wrong_hand_by_declarer",
     "lead_by_declarer_when_defender_on_lead", "lead_out_of_turn_by_defender",
     "lead_out_of_turn_last_trick", "premature_lead_by_defender", "premature_play_by_defender",
-    "failure_to_play_penalty_card", "major_pc_partner_on_lead",
+    "failure_to_play_penalty_card", "major_pc_partner_on_lead", "penalty_cards_designation",
     "lead_restriction_from_withdrawn_call", "opening_lead_face_down_out_of_turn"))
 
 
@@ -109,6 +110,12 @@ def _card_in_order(state: TableState, board: BoardState, act: a.PlayCard) -> Ste
         return Step(evolve(state, board=board),
                     (Event("held", f"{act.card}: declarer has not yet chosen his lead option "
                            f"({due.id}, Law {due.law}); the lead waits", seat, act.t),))
+    designation = _pending_designation(state, board, seat) if board.penalty_cards else None
+    if designation is not None:
+        board = _hold(board, Held(designation.id, seat, card=act.card, t=act.t))
+        return Step(evolve(state, board=board),
+                    (Event("held", f"{act.card}: declarer has not yet designated which penalty card {seat} plays "
+                           f"({designation.id}, Law {designation.law}); the card waits", seat, act.t),))
     failure = _failure_to_play_penalty_card(board, seat, act.card) if board.penalty_cards else None
     if failure is not None:
         return _hold_card(state, board, "failure_to_play_penalty_card", seat, act, trick_no,
@@ -264,6 +271,9 @@ def _card_while_held(state: TableState, board: BoardState, held: Held, irr: Irre
     if situation in ("lead_restriction_from_withdrawn_call", "major_pc_partner_on_lead"):
         return _reject(state, f"{act.card} by {seat}: declarer's lead option {irr.id} (Law {irr.law}) "
                        "is awaited", act)
+    if situation == "penalty_cards_designation":
+        return _reject(state, f"{act.card} by {seat}: declarer's designation of {offender}'s penalty card "
+                       f"{irr.id} (Law {irr.law}) is awaited", act)
     if (situation == "opening_lead_out_of_turn" and seat is _declarer(board).partner
             and offender.side is not seat.side):
         # R 54A: declarer playing first from dummy accepts the lead; dummy's card may not be
@@ -468,6 +478,30 @@ def _rule_two_cards(state: TableState, board: BoardState, irr: Irregularity, hel
     else:
         events.append(Event("returned", f"{other} back to declarer's hand (Law 58B)", offender, t))
     return evolve(state, board=board), events
+
+
+def _rule_designation(state: TableState, board: BoardState, irr: Irregularity, held: Held | None,
+                      args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
+    """D 51 item 1 (R 50): declarer designates which of the defender's penalty cards is played; it
+    is played. A card the defender put down before the choice, if not a penalty card already,
+    becomes a major penalty card (Law 52: a card played instead of a penalty card)."""
+    seat = irr.offender
+    play = board.play
+    if seat is None or play is None or play.turn is not seat:
+        raise _Refused("it is no longer the defender's turn to play")
+    card = _card_arg(args)
+    allowed = r.penalty_cards_to_designate(play, seat, board.obligations, board.penalty_cards)
+    if card not in allowed:
+        raise _Refused(f"declarer may designate only {' or '.join(str(c) for c in allowed) or 'none now'}")
+    board = _unhold(board, irr.id)
+    events: list[Event] = []
+    if held is not None and held.card is not None and held.card != card and not any(
+            pc.seat is seat and pc.card == held.card for pc in board.penalty_cards):
+        board = _add_penalty_card(board, seat, held.card, True, irr.id)
+        events.append(Event("penalty_card", f"{held.card} put down before declarer designated: a major penalty "
+                            "card (Law 52)", seat, t))
+    state, board, more, _ = _play(evolve(state, board=board), board, seat, card, t, "designated by declarer")
+    return state, events + more
 
 
 def _rule_lead_option(state: TableState, board: BoardState, irr: Irregularity, held: Held | None,

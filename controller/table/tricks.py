@@ -21,7 +21,7 @@ from controller.rulings import Held, Obligation, RevokeRecord
 from controller.seats import Seat
 from controller.table._common import _SUIT_NAMES, _raise
 from controller.table.closing import _cite_revokes, _close
-from controller.table.penalties import _lead_options_due
+from controller.table.penalties import _designation_due, _lead_options_due
 from controller.table.state import BoardState, Event, Phase, Step, TableState
 from controller.table.timing import _since_last_act, _timed
 from controller.tempo import ActKind
@@ -143,6 +143,9 @@ def _play(state: TableState, board: BoardState, seat: Seat, card: Card, t: float
         events, irrs = events + more_events, irrs + more_irrs
     if board.early_leads and board.play is not None and not board.play.current.cards and board.phase is Phase.PLAY:
         state, board, more_events, more_irrs = _release_early_leads(state, board, t)
+        events, irrs = events + more_events, irrs + more_irrs
+    if board.penalty_cards and board.phase is Phase.PLAY:
+        state, board, more_events, more_irrs = _designation_due(state, board, t)
         events, irrs = events + more_events, irrs + more_irrs
     return state, board, events, irrs
 
