@@ -30,7 +30,7 @@ def _claim(state: TableState, act: a.Claim | a.Concede) -> Step:
     else:
         needed = frozenset((declarer,))
     statement = act.statement if isinstance(act, a.Claim) else ""
-    claim = PendingClaim(act.seat, side, tricks, needed, statement=statement)
+    claim = PendingClaim(act.seat, side, tricks, needed, statement=statement, concession=isinstance(act, a.Concede))
     board = _establish_by_claim(board, side)
     state = _cite_revokes(state, board)
     what = "claim" if isinstance(act, a.Claim) else "concession"
@@ -68,22 +68,29 @@ def _close_claim(state: TableState, board: BoardState, tricks_to_claimer: int) -
     return _close(state, board, "claimed", tricks, claimed)
 
 
-def _dispute(state: TableState, act: a.Dispute) -> Step:
-    """An opponent disputes the claim: the arbiter rules (D 70; R 69, 70: play may go on)."""
+def _dispute(state: TableState, act: a.Dispute | a.CallDirector) -> Step:
+    """Any player objects to the claim, or calls the arbiter while it is pending: the claim is
+    disputed and the arbiter rules (D 68D, 69, 70; R 69, 70: play may go on). A defender's
+    concession his partner objects to at once is no concession: play goes on (DD 68 item 3)."""
     board = state.board
     if board is None or board.claim is None or board.play is None or board.contract is None:
         return _reject(state, "no claim or concession to dispute", act)
     claim = board.claim
-    if act.seat not in claim.needed:
-        return _reject(state, f"{act.seat} is not an opponent of the claimer", act)
     if claim.disputed is not None:
         return Step(state, (Event("dispute", "already disputed", act.seat, act.t),))
-    situation = "claim_by_declarer" if claim.side is board.contract.declarer.side else "claim_by_defender"
+    defenders = claim.side is not board.contract.declarer.side
+    if claim.concession and defenders and act.seat is claim.seat.partner and isinstance(act, a.Dispute):
+        return Step(evolve(state, board=evolve(board, claim=None)),
+                    (Event("concession_cancelled", f"{act.seat} objects to his partner's concession: there is "
+                           "none, play goes on (Law 68; DD 68 item 3); cards shown are not penalty cards",
+                           act.seat, act.t),))
+    situation = "claim_by_defender" if defenders else "claim_by_declarer"
     remaining = 13 - len(board.play.tricks)
+    how = "disputes" if isinstance(act, a.Dispute) else "calls the arbiter"
     state, board, irr = _raise(state, board, situation, claim.seat,
                                f"{claim.seat} claims {claim.tricks} of {remaining}"
                                + (f" ({claim.statement})" if claim.statement else "")
-                               + f"; {act.seat} disputes", act.t, board.play.trick_number)
+                               + f"; {act.seat} {how}", act.t, board.play.trick_number)
     board = evolve(board, claim=evolve(claim, disputed=irr.id))
     plays_on = state.code.rules.disputed_claim_plays_on
     return Step(evolve(state, board=board),

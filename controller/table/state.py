@@ -50,7 +50,8 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class PendingClaim:
-    """A claim (or concession) awaiting agreement: ``tricks`` of the remaining ones to ``side``."""
+    """A claim (or concession) awaiting agreement: ``tricks`` of the remaining ones to ``side``;
+    ``disputed``: the irregularity of a dispute (Laws 68D, 69, 70)."""
 
     seat: Seat
     side: Side
@@ -59,6 +60,7 @@ class PendingClaim:
     agreed: frozenset[Seat] = frozenset()
     statement: str = ""
     disputed: int | None = None
+    concession: bool = False
 
 
 @dataclass(frozen=True, slots=True)

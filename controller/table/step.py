@@ -51,8 +51,14 @@ def _board(state: TableState, act: a.BoardStart) -> Step:
 
 
 def _director(state: TableState, act: a.CallDirector) -> Step:
-    return Step(evolve(state, director_called=act.seat),
-                (Event("director_called", "", act.seat, act.t),))
+    """A call of the arbiter; while a claim or concession is pending it disputes it (D 68D: a
+    claim questioned by any player brings the Director, and play stops)."""
+    called = Step(evolve(state, director_called=act.seat), (Event("director_called", "", act.seat, act.t),))
+    board = state.board
+    if board is not None and board.phase is Phase.PLAY and board.claim is not None and board.claim.disputed is None:
+        disputed = _dispute(called.state, act)
+        return Step(disputed.state, (*called.events, *disputed.events), disputed.irregularities)
+    return called
 
 
 def _pickup(state: TableState, act: a.PickUp) -> Step:
