@@ -10,12 +10,17 @@ A command is one JSON object on ``bridge/<club>/table/<id>/command``::
 ``POST /api/arbiter/actions`` body: the same pydantic models check them (``web_ui.models``),
 so the console can send nothing the table's own arbiter page could not. The table then
 applies the action or refuses it with its reason, as for its own page.
+
+``restore`` gives back what a table lost from its log (its ``log_damaged`` alert), from the
+console's copy: ``{"command": "restore", "session": "...", "events": [{"seq", "action",
+"source"}, ...]}``, the table's own ``event`` messages of that session in order (``Restore``;
+the runtime decides whether it takes them: ``TableRuntime.restore``).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -26,7 +31,7 @@ from controller.records.tablelog import action_of
 from controller.room.messages import SCHEMA
 from web_ui.models import ActionBody, RulingBody
 
-__all__ = ["CommandError", "command", "read_command"]
+__all__ = ["CommandError", "Restore", "command", "read_command"]
 
 _REF_MAX = 64
 
@@ -39,6 +44,32 @@ class CommandError(BridgeTableError, ValueError):
         self.ref = ref
 
 
+@dataclass(frozen=True, slots=True)
+class Restore:
+    """A ``restore`` command: the table actions of ``session`` the console holds, ``(seq, action,
+    source)`` in the order of their ``seq``."""
+
+    session: str
+    events: tuple[tuple[int, a.Action, str], ...]
+
+
+def _restore(obj: dict[str, Any], ref: str) -> Restore:
+    session, events = obj.get("session"), obj.get("events")
+    if not isinstance(session, str) or not isinstance(events, list) or not events:
+        raise CommandError("a restore needs the 'session' and a non-empty list of 'events'", ref)
+    out: list[tuple[int, a.Action, str]] = []
+    for event in events:
+        seq = event.get("seq") if isinstance(event, dict) else None
+        if type(seq) is not int or (out and seq <= out[-1][0]):
+            raise CommandError("a restore's events need each a 'seq', in increasing order", ref)
+        try:
+            action = action_of(event.get("action"))
+        except (BridgeTableError, ValueError, TypeError) as exc:
+            raise CommandError(f"the restore's event seq {seq} is not a table action: {exc}", ref) from None
+        out.append((seq, replace(action, t=0.0), str(event.get("source", ""))))
+    return Restore(session, tuple(out))
+
+
 def _plain(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors()[:3]:
@@ -47,7 +78,8 @@ def _plain(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def read_command(payload: bytes, *, club: str, table: str, limit: int = 16_384) -> tuple[str, a.Action]:
+def read_command(payload: bytes, *, club: str, table: str,
+                 limit: int = 16_384) -> tuple[str, a.Action | Restore]:
     """The command's ``ref`` and its table action; ``CommandError`` saying why it is refused."""
     if len(payload) > limit:
         raise CommandError(f"a command of {len(payload)} bytes is over the limit of {limit}")
@@ -66,6 +98,8 @@ def read_command(payload: bytes, *, club: str, table: str, limit: int = 16_384) 
         raise CommandError(f"this command is for club {obj.get('club')!r} table {obj.get('table')!r}, "
                            f"not club {club!r} table {table!r}", ref)
     kind = obj.get("command")
+    if kind == "restore":
+        return ref, _restore(obj, ref)
     try:
         if kind == "ruling":
             ruling = RulingBody.model_validate(obj.get("ruling"))
@@ -73,7 +107,7 @@ def read_command(payload: bytes, *, club: str, table: str, limit: int = 16_384) 
         elif kind == "action":
             log_object = ActionBody.model_validate(obj.get("action")).log_object()
         else:
-            raise CommandError(f"unknown command {kind!r} (ruling or action)", ref)
+            raise CommandError(f"unknown command {kind!r} (ruling, action or restore)", ref)
         action = action_of(log_object)
     except ValidationError as exc:
         raise CommandError(f"the {kind} is not valid: {_plain(exc)}", ref) from None

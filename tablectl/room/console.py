@@ -8,8 +8,10 @@ held), and acknowledges, per table, the highest seq it holds with nothing missin
 ``bridge/<club>/console/ack/<id>``, with this console's instance id: a console that starts
 again with less makes the tables send again). Rulings and manual entries go to a table's
 ``command`` topic and the table's answer comes back on its ``alert`` topic
-(``tablectl.room.commands``). The pages (``web_ui.console``) read ``snapshot`` and
-``view``, and are told of every change through ``subscribe``.
+(``tablectl.room.commands``). A table's ``log_damaged`` alert is answered at once with
+``restore`` commands: the table's own events from the lost ``since`` that this console holds.
+The pages (``web_ui.console``) read ``snapshot`` and ``view``, and are told of every change
+through ``subscribe``.
 
 With the Director's session (``tablectl console --session FILE``, a TOML session file:
 ``controller.fieldscore.session``) each result is put to the pairs the movement seats at that
@@ -42,13 +44,15 @@ from controller.fieldscore.session import Session
 from controller.room.console import Call, Room
 from tablectl.room.address import ClubAddress
 from tablectl.room.commands import command
-from tablectl.room.link import iso
+from tablectl.room.link import COMMAND_LIMIT, iso
 
 __all__ = ["Console", "ConsoleStore"]
 
 log = logging.getLogger(__name__)
 
 _KINDS = ("state", "event", "alert", "result")
+_RESTORE_BYTES = COMMAND_LIMIT - 2048
+"""Bytes of events in one ``restore`` command (the rest of it fits in what is left of the table's limit)."""
 _LIMIT = 1 << 20
 """Bytes: a longer message from a table is dropped (a table never sends one)."""
 
@@ -86,6 +90,19 @@ class ConsoleStore:
         except sqlite3.Error:
             self._conn.execute("ROLLBACK")
             raise
+
+    def events(self, table: str, session: str, since: int, upto: int | None) -> list[Json]:
+        """``{"seq", "action", "source"}`` of every action ``table`` took in ``session`` from
+        ``since`` (to ``upto``) that it published on ``event`` (those it refused left out), in order."""
+        out: list[Json] = []
+        for seq, payload in self._conn.execute(
+                "SELECT seq, payload FROM message WHERE table_id = ? AND session = ? AND kind = 'event' "
+                "AND seq >= ? AND seq <= ? ORDER BY seq", (table, session, since, 1 << 62 if upto is None else upto)):
+            with contextlib.suppress(ValueError, TypeError):
+                msg = json.loads(payload)
+                if isinstance(msg, dict) and msg.get("rejected") is None and isinstance(msg.get("action"), dict):
+                    out.append({"seq": int(seq), "action": msg["action"], "source": msg.get("source")})
+        return out
 
     def mark(self, key: str, state: str, at: float) -> None:
         self._conn.execute("INSERT OR REPLACE INTO mark VALUES (?, ?, ?)", (key, state, at))
@@ -223,6 +240,7 @@ class Console:
         kept: list[tuple[str, str, int, str, str, float]] = []
         states: dict[str, str] = {}
         alarms: list[Json] = []
+        damaged: list[tuple[str, str, int, int | None]] = []
         touched: set[str] = set()
         with self._lock:
             for topic, payload, now in items:
@@ -243,6 +261,9 @@ class Console:
                     states[table] = text
                 else:
                     kept.append((table, str(msg.get("session", "")), int(msg.get("seq", 0)), kind, text, now))
+                if kind == "alert" and msg.get("alert") == "log_damaged" and isinstance(msg.get("since"), int):
+                    damaged.append((table, str(msg.get("lost_session") or msg.get("session", "")), msg["since"],
+                                    msg.get("acknowledged") if isinstance(msg.get("acknowledged"), int) else None))
                 if got.alarm is not None:
                     alarms.append({"table": table, "text": got.alarm, "at": msg.get("at"),
                                    "received": now})
@@ -260,6 +281,8 @@ class Console:
                     acks[table] = ack
         for table, (session, seq) in acks.items():
             self._publish_ack(table, session, seq)
+        for table, session, since, upto in damaged:
+            self._send_restore(table, session, since, upto)
         if touched:
             self._notify()
 
@@ -283,6 +306,31 @@ class Console:
         if kind != "state" and not isinstance(msg.get("seq"), int):
             return None
         return kind, table, msg
+
+    def _send_restore(self, table: str, session: str, since: int, upto: int | None) -> None:
+        """Give ``table`` back what its log lost (its ``log_damaged`` alert) from this console's copy:
+        ``restore`` commands, each under the table's command limit."""
+        with self._lock:
+            events = self.store.events(table, session, since, upto)
+        if not events:
+            log.warning("console: table %s lost its log from seq %d; the console holds none of it", table, since)
+            return
+        batch: list[Json] = []
+        size = 0
+        for event in events:
+            n = len(json.dumps(event)) + 2
+            if batch and size + n > _RESTORE_BYTES:
+                self._publish_restore(table, session, batch)
+                batch, size = [], 0
+            batch.append(event)
+            size += n
+        self._publish_restore(table, session, batch)
+        log.info("console: %d action(s) of table %s sent back from seq %d", len(events), table, since)
+
+    def _publish_restore(self, table: str, session: str, events: list[Json]) -> None:
+        message = {"v": 1, "club": self.club, "table": table, "ref": f"r-{secrets.token_hex(6)}",
+                   "time": iso(self._wall()), "command": "restore", "session": session, "events": events}
+        self._client.publish(f"bridge/{self.club}/table/{table}/command", json.dumps(message), qos=1)
 
     def _publish_ack(self, table: str, session: str, seq: int) -> None:
         body = {"v": 1, "club": self.club, "table": table, "session": session, "seq": seq,

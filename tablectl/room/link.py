@@ -26,7 +26,8 @@ The engine thread only sets a flag after each commit (``TableRuntime.subscribe``
   whose source is ``console``; the table's answer (taken, or refused and why) comes back on
   ``alert`` as ``{"alert": "command", "ref": ..., "accepted": ..., "reason": ...}``, a durable
   row like any other. A command that cannot be read is refused the same way and changes
-  nothing. Commands run on a worker thread (``submit`` waits for the engine).
+  nothing. Commands run on a worker thread (``submit`` waits for the engine). A ``restore``
+  (the console's copy of what the table's log lost) goes to ``TableRuntime.restore``.
 """
 
 from __future__ import annotations
@@ -294,7 +295,7 @@ class TableLink:
                 log.exception("table %s: a command from the console failed", self.table)
 
     def _command(self, payload: bytes) -> None:
-        from tablectl.room.commands import CommandError, read_command
+        from tablectl.room.commands import CommandError, Restore, read_command
 
         try:
             ref, action = read_command(payload, club=self.address.club, table=self.table, limit=COMMAND_LIMIT)
@@ -302,6 +303,9 @@ class TableLink:
             log.warning("table %s: command from the console refused: %s", self.table, exc)
             self.runtime.report({"alert": "command", "ref": exc.ref, "accepted": False, "reason": str(exc),
                                  "what": f"command refused: {exc}", "alarm": False})
+            return
+        if isinstance(action, Restore):
+            self.runtime.restore(ref, action.session, action.events)
             return
         self.runtime.command(action, {"alert": "command", "ref": ref})
 
