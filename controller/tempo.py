@@ -34,6 +34,7 @@ __all__ = [
     "Pace",
     "TempoSettings",
     "TempoSettingsError",
+    "alert_point",
     "auction_time_table",
     "hesitation",
     "is_skip_bid",
@@ -44,6 +45,7 @@ __all__ = [
     "skip_bid_wait",
     "think_time",
     "think_times",
+    "unusual_hesitation",
     "unusual_speed",
 ]
 
@@ -78,6 +80,11 @@ SETTINGS_KEYS: dict[str, str] = {
     "skip_bid_min_wait_s": "skip_bid_min_wait_s",
     "skip_bid_long_wait_s": "skip_bid_long_wait_s",
     "rubber_app2": "rubber_app2",
+    "tempo_alert_factor": "alert_factor",
+    "tempo_alert_min_s": "alert_min_s",
+    "tempo_alert_min_history": "alert_min_history",
+    "tempo_alert_from_trick": "alert_from_trick",
+    "tempo_alert_declarer": "alert_declarer",
 }
 """The table-settings keys ``TempoSettings.from_settings`` reads, each with the field it sets."""
 
@@ -103,6 +110,22 @@ class TempoSettings:
       (Law 16 "unusual speed", R 16A "unwonted speed"), for a player whose median is at
       least ``speed_min_median_s`` (someone who always plays fast cannot be unusually fast).
 
+    Such a think is a note on the timeline, for the arbiter who looks; it is an alert (a
+    tempo irregularity awaiting his word) only when it is unusual for that player at that
+    point, by this measure (``alert_point``, ``unusual_hesitation``):
+
+    - ``alert_factor`` (5.0), ``alert_min_s`` (15): the think is at least ``alert_factor``
+      times the player's own median for that kind of act, and at least ``alert_min_s``
+      (a player who usually calls in 4 s is alerted from 20 s, one who takes 10 s from 50 s);
+    - ``alert_min_history`` (6): the player has at least that many earlier thinks of the kind
+      (his usual pace is known); before that his long thinks are notes only;
+    - the point: any call (partner still has calls to make); in the play only a defender's
+      card (declarer's partner, dummy, makes no decision that a hesitation could suggest:
+      ``alert_declarer`` (off) includes declarer's), not before trick ``alert_from_trick`` (2):
+      the opening lead and the first trick, when dummy first comes down, are where everybody
+      is expected to think; and never over a card he had to play (his only legal card, the
+      last trick).
+
     Skip bids (Law 73 ACBL note; R Appendix 2): after a skip bid the next player should
     wait about ``skip_bid_wait_s`` (10) and appear to consider his call. A wait under
     ``skip_bid_min_wait_s`` (8) is reported as too fast; one over ``skip_bid_long_wait_s``
@@ -124,6 +147,11 @@ class TempoSettings:
     skip_bid_min_wait_s: float = 8.0
     skip_bid_long_wait_s: float | None = None
     rubber_app2: bool = False
+    alert_factor: float = 5.0
+    alert_min_s: float = 15.0
+    alert_min_history: int = 6
+    alert_from_trick: int = 2
+    alert_declarer: bool = False
 
     def __post_init__(self) -> None:
         _check({f.name: getattr(self, f.name) for f in fields(self)}, lambda name: name)
@@ -136,8 +164,10 @@ class TempoSettings:
         ``tempo_min_history``, ``tempo_fallback_call_s``, ``tempo_fallback_card_s``,
         ``tempo_window``, ``tempo_unusual_speed``, ``tempo_speed_fraction``,
         ``tempo_speed_min_median_s``, ``skip_bid_wait_s``, ``skip_bid_min_wait_s``,
-        ``skip_bid_long_wait_s`` (a number, or None for off), ``rubber_app2``; their meaning
-        is that of the fields. Other keys are ignored. Raises TempoSettingsError (a
+        ``skip_bid_long_wait_s`` (a number, or None for off), ``rubber_app2``,
+        ``tempo_alert_factor``, ``tempo_alert_min_s``, ``tempo_alert_min_history``,
+        ``tempo_alert_from_trick``, ``tempo_alert_declarer``; their meaning is that of the
+        fields. Other keys are ignored. Raises TempoSettingsError (a
         ValueError) naming the key for a value of the wrong type or out of range.
         """
         values = {f.name: getattr(_DEFAULTS, f.name) for f in fields(cls)}
@@ -184,6 +214,13 @@ def _check(values: Mapping[str, object], label: Callable[[str], str]) -> None:
 
     flag("unusual_speed")
     flag("rubber_app2")
+    flag("alert_declarer")
+    count("alert_min_history")
+    if count("alert_from_trick") > 13:
+        raise bad("alert_from_trick", "must be a trick, 1 to 13")
+    if number("alert_factor", positive=True) < 1:
+        raise bad("alert_factor", "must be at least 1")
+    number("alert_min_s", positive=False)
     min_history = count("min_history")
     if count("window") < min_history:
         raise bad("window", f"must keep at least {label('min_history')} = {min_history} thinks")
@@ -366,6 +403,48 @@ def hesitation(pace: Pace, seat: Seat, kind: ActKind, seconds: float, settings: 
     if counted >= threshold:
         earlier = f"{n} earlier {kind}" + ("" if n == 1 else "s")
         return f"{what}; no own pace yet ({earlier}), flagged from {_secs(threshold)}"
+    return None
+
+
+def alert_point(kind: ActKind, trick: int | None, declaring_side: bool, settings: TempoSettings,
+                choices: int | None = None) -> bool:
+    """Whether a long think at this point may be an alert (``TempoSettings``): any call; a
+    defender's card from trick ``alert_from_trick`` on (declarer's too with ``alert_declarer``),
+    unless he had no choice (``choices``: the cards he could legally play, None if unknown; at
+    the last trick there is one): a think over a forced card suggests nothing."""
+    if ActKind(kind) is ActKind.CALL:
+        return True
+    if declaring_side and not settings.alert_declarer:
+        return False
+    if choices == 1 or trick == 13:
+        return False
+    return trick is not None and trick >= settings.alert_from_trick
+
+
+def unusual_hesitation(pace: Pace, seat: Seat, kind: ActKind, seconds: float, settings: TempoSettings, *,
+                       after_skip_bid: bool = False) -> str | None:
+    """Why a think is unusual for this player by the alert measure, else None (Laws 16, 73).
+
+    With at least ``alert_min_history`` earlier thinks of the kind (``pace`` is the pace
+    before this think), the think counted (the skip-bid wait left out, as in ``hesitation``)
+    is at least ``max(alert_min_s, alert_factor * own median)``. Whether the point of the
+    hand allows an alert is ``alert_point``.
+
+    >>> pace = Pace()
+    >>> for _ in range(6):
+    ...     pace = pace.with_time(Seat.E, ActKind.CALL, 4.0)
+    >>> unusual_hesitation(pace, Seat.E, ActKind.CALL, 22.0, TempoSettings())
+    'unusual for E: 22 s, at least 5 times his own median of 4 s over his last 6 calls'
+    """
+    kind = ActKind(kind)
+    n = pace.count(seat, kind)
+    median = pace.median(seat, kind)
+    if n < settings.alert_min_history or median is None:
+        return None
+    counted = _counted(seconds, after_skip_bid, settings)
+    if counted >= max(settings.alert_min_s, settings.alert_factor * median):
+        return (f"unusual for {seat}: {_secs(counted)}, at least {settings.alert_factor:g} times his own median "
+                f"of {_secs(median)} over his last {n} {kind}s")
     return None
 
 

@@ -259,8 +259,14 @@ _AUCTION: tuple[Row, ...] = (
         ), title="Lead option after a withdrawn call",
         note="Reported under the kind of the irregularity that withdrew the call. Declarer may require "
              "a suit only when the withdrawn call named one (Law 26A)."),
-    Row("hesitation", ("tempo",), "the player who thought unusually long", "arbiter", (_NOTE, _DISMISS),
-        title="Hesitation"),
+    Row("hesitation", ("tempo",), "the player who thought long", "arbiter", (_NOTE, _DISMISS),
+        title="Hesitation (a note on the timeline)", noted=True,
+        note="A think far beyond the player's own pace: recorded for the arbiter who looks, not an alert."),
+    Row("unusual_hesitation", ("tempo",), "the player who thought unusually long", "arbiter", (_NOTE, _DISMISS),
+        title="Unusual hesitation",
+        note="An alert: at least tempo_alert_factor (5) times the player's own median and tempo_alert_min_s "
+             "(15 s), once his pace is known (tempo_alert_min_history, 6), over a call or a defender's card "
+             "from trick tempo_alert_from_trick (2) on."),
     Row("skip_bid_wait", ("tempo",), "the player who called too fast or too slowly after a skip bid", "arbiter", (
         Option("note", "the arbiter notes that {offender} did not keep to the wait after the skip bid"),
         _DISMISS,

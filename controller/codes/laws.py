@@ -84,6 +84,7 @@ DUPLICATE_LAWS: dict[str, str] = {
     "claim_by_defender": "68, 70",
     "board_rotated": "7",
     "hesitation": "16, 73",
+    "unusual_hesitation": "16, 73",
     "skip_bid_wait": "73",
 }
 
@@ -131,6 +132,7 @@ RUBBER_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     "claim_by_defender": "70",
     "board_rotated": "",
     "hesitation": "16, Proprieties 2",
+    "unusual_hesitation": "16, Proprieties 2",
     "skip_bid_wait": "App. 2",
 }
 

@@ -104,6 +104,7 @@ class BoardState:
     last_t: float | None = None
     last_card: tuple[Seat, float] | None = None
     pauses: tuple[tuple[float, float], ...] = ()
+    waiting_since: float | None = None
 
     @property
     def contract_text(self) -> str | None:

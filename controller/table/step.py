@@ -19,6 +19,7 @@ from controller.table.closing import _adjust, _close
 from controller.table.penalties import _expose
 from controller.table.play import _card, _face
 from controller.table.state import BoardState, Event, Phase, Step, TableState
+from controller.table.timing import _end_wait, _start_wait
 from controller.values import evolve
 
 __all__ = ["step"]
@@ -82,5 +83,11 @@ def step(state: TableState, action: a.Action) -> Step:
     handler = _HANDLERS.get(type(action))
     if handler is None:
         return _reject(state, f"unknown action {action!r}", action)
-    result: Step = handler(state, action)
-    return result
+    t = action.t
+    # no think time runs while the table waits for a ruling or for the arbiter (timing._end_wait)
+    waited = _end_wait(state, t) if state.board is not None and state.board.waiting_since is not None else state
+    result: Step = handler(waited, action)
+    if result.state is waited and waited is not state:
+        return Step(state, result.events, result.irregularities)  # refused: the table as it was
+    after = _start_wait(result.state, t, isinstance(action, a.CallDirector))
+    return result if after is result.state else Step(after, result.events, result.irregularities)

@@ -1,15 +1,16 @@
 """Think times and hesitations (Laws 16, 73): each call and card is timed from the previous
-act at the table and judged against the player's own pace; the arbiter's time while he
-rules is nobody's think (LAWS.md §4.2; D 16, 73; R 16A).
+act at the table and judged against the player's own pace; the time while the table waits
+for a ruling or for the arbiter is nobody's think (LAWS.md §4.2; D 16, 73; R 16A).
 """
 
 from __future__ import annotations
 
+from controller import rulings as r
 from controller.irregularities import Irregularity
 from controller.seats import Seat
 from controller.table._common import _raise
 from controller.table.state import BoardState, Phase, TableState
-from controller.tempo import ActKind, Pace, hesitation, record_think, think_time
+from controller.tempo import ActKind, Pace, alert_point, hesitation, record_think, think_time, unusual_hesitation
 from controller.values import evolve
 
 
@@ -20,7 +21,9 @@ def _since_last_act(board: BoardState, t: float) -> float:
 
 def _timed(state: TableState, board: BoardState, seat: Seat, kind: ActKind, t: float,
            after_skip: bool) -> tuple[TableState, BoardState, Irregularity | None]:
-    """Time one call or card (Laws 16, 73): flag a think far beyond the player's own pace."""
+    """Time one call or card (Laws 16, 73): a think far beyond the player's own pace is a note on
+    the timeline (``hesitation``); an alert for the arbiter only when it is unusual for that
+    player at that point (``unusual_hesitation``: the measure of ``TempoSettings``)."""
     think = max(0.0, _since_last_act(board, t))
     irr = None
     # the player's own pace is read from the timing already kept, and only for a long think:
@@ -29,8 +32,17 @@ def _timed(state: TableState, board: BoardState, seat: Seat, kind: ActKind, t: f
         pace = _pace(state, board, seat, kind)
         why = hesitation(pace, seat, kind, think, state.tempo, after_skip_bid=after_skip)
         if why is not None:
-            trick = board.play.trick_number if board.play is not None else None
-            state, board, irr = _raise(state, board, "hesitation", seat, why, t, trick)
+            play = board.play
+            trick = play.trick_number if play is not None else None
+            declaring = play is not None and seat.side is play.declarer.side
+            legal = (r.playable_cards(play, seat, board.obligations, board.penalty_cards)
+                     if play is not None and kind is ActKind.CARD else None)
+            point = alert_point(kind, trick, declaring, state.tempo, None if legal is None else len(legal))
+            unusual = (unusual_hesitation(pace, seat, kind, think, state.tempo, after_skip_bid=after_skip)
+                       if point else None)
+            situation = "unusual_hesitation" if unusual else "hesitation"
+            state, board, irr = _raise(state, board, situation, seat,
+                                       why + (f" ({unusual})" if unusual else ""), t, trick)
     return state, board, irr
 
 
@@ -64,7 +76,8 @@ def _pause_timers(state: TableState, irr: Irregularity, t: float) -> TableState:
     if board is None or board.phase is Phase.DONE:
         return state
     last = board.start_t if board.last_t is None else board.last_t
-    start = max(last, irr.t)
+    # (a wait the table was in has already been left out up to now: ``_end_wait``)
+    start = max(last, irr.t, board.pauses[-1][1] if board.pauses else last)
     if t <= start:
         return state
     return evolve(state, board=evolve(board, last_t=last + (t - start), pauses=(*board.pauses, (start, t))))
@@ -87,3 +100,40 @@ def _pace(state: TableState, board: BoardState, seat: Seat, kind: ActKind) -> Pa
     for x in times[-window:]:
         pace = record_think(pace, seat, kind, x)
     return pace
+
+
+def _end_wait(state: TableState, t: float) -> TableState:
+    """The state with the wait in progress ended at ``t``: that time is nobody's think.
+
+    While the table waits for a ruling (a call or card held aside, a lead option or a
+    designation awaited, a disputed claim that stops the play) or for the arbiter after a call
+    of the Director, no think time runs (LAWS.md §4.2; D 16, 73; R 16A): ``last_t`` moves on by
+    the wait and the interval is kept in ``pauses`` for ``think_times``.
+    """
+    board = state.board
+    if board is None or board.waiting_since is None:
+        return state
+    last = board.start_t if board.last_t is None else board.last_t
+    start = max(last, board.waiting_since)
+    board = evolve(board, waiting_since=None)
+    if t > start:
+        board = evolve(board, last_t=last + (t - start), pauses=(*board.pauses, (start, t)))
+    return evolve(state, board=board)
+
+
+_WAITED_FOR = frozenset(("lead_restriction_from_withdrawn_call", "major_pc_partner_on_lead",
+                         "penalty_cards_designation"))
+
+
+def _start_wait(state: TableState, t: float, director_called: bool) -> TableState:
+    """The state with a wait started at ``t`` when the table now waits for a ruling or for the
+    arbiter (``_end_wait``); unchanged otherwise."""
+    board = state.board
+    if board is None or board.phase is Phase.DONE or board.waiting_since is not None:
+        return state
+    claim = board.claim
+    waits = (director_called or bool(board.held)
+             or (claim is not None and claim.disputed is not None and not state.code.rules.disputed_claim_plays_on)
+             or any(i is not None and i.status == "awaiting_ruling" and i.situation in _WAITED_FOR
+                    for i in map(state.irregularity, board.irregularity_ids)))
+    return evolve(state, board=evolve(board, waiting_since=t)) if waits else state

@@ -448,3 +448,49 @@ def test_no_cards_no_play_time_table_and_a_seat_plays_once_to_a_trick() -> None:
 def test_the_examples_in_the_docstrings_hold() -> None:
     result = doctest.testmod(tempo_module)
     assert result.failed == 0 and result.attempted >= 2
+
+
+# -- the alert: unusual for that player at that point -----------------------------------------
+
+def test_a_note_becomes_an_alert_only_when_unusual_for_the_player_law_16() -> None:
+    """Laws 16, 73 (seed 002; R 16A, Proprieties 2 in seed 000): the alert measure is at least
+    tempo_alert_factor (5) times the own median and tempo_alert_min_s (15 s), once his pace rests
+    on tempo_alert_min_history (6) thinks; a shorter long think is a note only."""
+    from controller.tempo import unusual_hesitation
+
+    usual = pace_of(Seat.E, CALL, *([4.0] * 6))
+    assert hesitation(usual, Seat.E, CALL, 14.0, DEFAULT) is not None       # a note (>= 3 x 4 s, >= 10 s)
+    assert unusual_hesitation(usual, Seat.E, CALL, 14.0, DEFAULT) is None   # not an alert (< 5 x 4 s)
+    assert unusual_hesitation(usual, Seat.E, CALL, 20.0, DEFAULT) is not None
+    assert unusual_hesitation(pace_of(Seat.E, CALL, *([4.0] * 5)), Seat.E, CALL, 40.0, DEFAULT) is None
+    quick = pace_of(Seat.E, CALL, *([1.0] * 6))
+    assert unusual_hesitation(quick, Seat.E, CALL, 14.0, DEFAULT) is None   # under 15 s
+    # a call right after a skip bid is judged on what went beyond the 10 s wait
+    assert unusual_hesitation(usual, Seat.E, CALL, 29.0, DEFAULT, after_skip_bid=True) is None
+
+
+def test_an_alert_needs_a_point_where_partner_could_be_told_something_law_16() -> None:
+    """Law 16 (seed 002): a hesitation matters when partner still has decisions to make. Choice: any
+    call; in the play a defender's card from trick 2 on with a choice (not the opening lead or the
+    first trick, where everybody thinks; not a forced card; not declarer's, whose partner is dummy)."""
+    from controller.tempo import alert_point
+
+    assert alert_point(CALL, None, False, DEFAULT)
+    assert alert_point(CARD, 5, False, DEFAULT, choices=3)
+    assert not alert_point(CARD, 1, False, DEFAULT)
+    assert not alert_point(CARD, 5, True, DEFAULT)
+    assert alert_point(CARD, 5, True, TempoSettings.from_settings({"tempo_alert_declarer": True}))
+    assert not alert_point(CARD, 5, False, DEFAULT, choices=1)
+    assert not alert_point(CARD, 13, False, DEFAULT)
+    assert alert_point(CARD, 1, False, TempoSettings.from_settings({"tempo_alert_from_trick": 1}), choices=2)
+
+
+def test_the_alert_measure_is_a_table_setting() -> None:
+    s = TempoSettings.from_settings({"tempo_alert_factor": 4, "tempo_alert_min_s": 12, "tempo_alert_min_history": 3,
+                                     "tempo_alert_from_trick": 3, "tempo_alert_declarer": True})
+    assert (s.alert_factor, s.alert_min_s, s.alert_min_history, s.alert_from_trick, s.alert_declarer) == (
+        4, 12, 3, 3, True)
+    assert (DEFAULT.alert_factor, DEFAULT.alert_min_s, DEFAULT.alert_min_history, DEFAULT.alert_from_trick,
+            DEFAULT.alert_declarer) == (5.0, 15.0, 6, 2, False)
+    with pytest.raises(TempoSettingsError, match="tempo_alert_factor"):
+        TempoSettings.from_settings({"tempo_alert_factor": 0.5})
