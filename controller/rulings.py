@@ -20,7 +20,7 @@ and how many tricks a revoke transfers (Law 64; 1905 W 87).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from controller.auction import Auction
 from controller.calls import Call, CallKind
@@ -147,7 +147,21 @@ class RulesOfCode:
     Each code carries one; the table never asks which code it plays.
     """
 
-    family: str = "duplicate"
+    # the boards are duplicated: each is scored alone and moves on to other tables (D 6, 78)
+    duplicated_boards: bool = True
+    # a call by a player required to pass, condoned by LHO: D 37A still bars the partner for
+    # the rest of the auction; R 35B lets the calls stand with no further rectification
+    condoned_barred_call_bars_partner: bool = True
+    # D 26: a suit the offender bid in the legal auction is dropped from declarer's lead
+    # options when the play starts; R 26 keeps them
+    lead_options_drop_suits_bid_legally: bool = True
+    # a withdrawn call replaced by one repeating its denomination: D 26 still gives declarer
+    # lead options; R 26A and 26B1 give none
+    lead_options_after_repeated_denomination: bool = True
+    # R 25B: a purposeful change of call stands unless the offender keeps his first call (the
+    # ``keep`` argument); his partner then passes for the rest of the auction and declarer has
+    # the lead options of the call given up (R 26). D 25B (2008): LHO may accept the substitute
+    rubber_purposeful_change: bool = False
     # double/redouble out of rotation at RHO's turn, RHO then acts: D 32B2 bars partner for
     # the rest of the auction, R 32B2 only once (row 12)
     double_oor_bars_partner_for_rest: bool = True
@@ -176,16 +190,16 @@ class RulesOfCode:
 
 DUPLICATE_RULES = RulesOfCode()
 RUBBER_RULES = RulesOfCode(
-    family="rubber", double_oor_bars_partner_for_rest=False, barred_call_bars_both=True,
+    duplicated_boards=False, condoned_barred_call_bars_partner=False, lead_options_drop_suits_bid_legally=False,
+    lead_options_after_repeated_denomination=False, rubber_purposeful_change=True,
+    double_oor_bars_partner_for_rest=False, barred_call_bars_both=True,
     insufficient_double_forces_pass=True, last_trick_lead_acceptable=False,
     disputed_claim_plays_on=True, both_sides_revoked_no_transfer=False,
     pc_prohibition_covers_every_suit=True)
-RUBBER_CLUB_RULES = RulesOfCode(
-    family="rubber", double_oor_bars_partner_for_rest=False, barred_call_bars_both=True,
-    insufficient_double_forces_pass=True, last_trick_lead_acceptable=False,
-    disputed_claim_plays_on=False, both_sides_revoked_no_transfer=False,
-    pc_prohibition_covers_every_suit=True)
-BRIDGE1905_RULES = RulesOfCode(family="bridge1905", revoke_penalty="w87",
+RUBBER_CLUB_RULES = replace(RUBBER_RULES, disputed_claim_plays_on=False)
+BRIDGE1905_RULES = RulesOfCode(duplicated_boards=False, condoned_barred_call_bars_partner=False,
+                               lead_options_drop_suits_bid_legally=False,
+                               lead_options_after_repeated_denomination=False, revoke_penalty="w87",
                                both_sides_revoked_no_transfer=False, disputed_claim_plays_on=True,
                                faced_card_revoke_exempt=False, twelfth_trick_revoke_corrected=False)
 

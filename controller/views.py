@@ -226,7 +226,7 @@ def _sheet(state: TableState) -> Json:
     if vul is not None:
         out["vulnerability"] = str(vul)
     out["boards"] = [_result(o) for o in state.boards]
-    if state.code.name == "duplicate" and state.boards:
+    if state.code.rules.duplicated_boards and state.boards:
         last = state.boards[-1]
         out["board_score"] = {"number": last.board.number, "score_ns": last.score_ns,
                               "score_ew": None if last.score_ns is None else -last.score_ns}

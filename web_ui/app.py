@@ -241,7 +241,7 @@ def create_app(service: TableService, settings: WebSettings, *,
     def records_policy(state: TableState) -> PublicRecords:
         if settings.public_records is not None:
             return settings.public_records
-        return "after_session" if state.code.name == "duplicate" else "finished_boards"
+        return "after_session" if state.code.rules.duplicated_boards else "finished_boards"
 
     async def public_records(fmt: Literal["pbn", "lin"]) -> PlainTextResponse:
         _, _, state = await snapshot_state()

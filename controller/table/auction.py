@@ -157,7 +157,7 @@ def _call_while_held(state: TableState, board: BoardState, held: Held, act: a.Ma
         state = _settle(state, irr.id, "accepted", option="accept", by=str(act.seat))
         board = _unhold(board, irr.id)
         board = _drop(board, (r.PASS_ONCE,), offender)
-        if state.code.rules.family == "duplicate":
+        if state.code.rules.condoned_barred_call_bars_partner:
             board = _oblige(board, Obligation(r.PASS_ALL, offender, irr.id))
         state, board, events = _apply_call(state, board, offender, held.call, held.t,
                                            timed=False, irregular=True)
@@ -206,7 +206,7 @@ def _apply_call(state: TableState, board: BoardState, seat: Seat, call: Call, t:
             state = _close(evolve(state, board=board), board, "passed_out", 0)
             events.append(Event("passed_out", "", None, t))
             return state, state.board or board, events
-        board = _start_play(board, contract, state.code.rules.family == "duplicate")
+        board = _start_play(board, contract, state.code.rules.lead_options_drop_suits_bid_legally)
         events.append(Event("contract", str(contract), contract.declarer, t))
         state, board, more = _lead_options_due(evolve(state, board=board), board, t)
         events.extend(more)
@@ -271,7 +271,8 @@ def _resolve_obligations(state: TableState, board: BoardState, seat: Seat, call:
                         continue
                 else:
                     new.append(Obligation(r.PASS_ALL, partner, ob.source))
-                    if rules.family == "duplicate" or not (call.is_bid and call.denomination is original.denomination):
+                    if rules.lead_options_after_repeated_denomination or not (
+                            call.is_bid and call.denomination is original.denomination):
                         # R 26A, 26B1: a replacement repeating the denomination leaves no lead option;
                         # D 26: a suit bid in the legal auction is dropped when the play starts, and
                         # a withdrawn notrump bid still lets declarer prohibit one suit
@@ -497,8 +498,8 @@ def _rule_change_of_call(state: TableState, board: BoardState, irr: Irregularity
         raise _Refused("the offender's call is no longer the last one: partner has called")
     original = auction.calls[at]
     substitute_stands = option == "inadvertent" or args.get("accepted") is True
-    family = state.code.rules.family
-    if option == "purposeful" and family != "duplicate":
+    rubber_25b = state.code.rules.rubber_purposeful_change
+    if option == "purposeful" and rubber_25b:
         substitute_stands = args.get("keep") is not True
     events: list[Event] = []
     if substitute_stands:
@@ -517,7 +518,7 @@ def _rule_change_of_call(state: TableState, board: BoardState, irr: Irregularity
                 break
             state, board, more = _apply_call(evolve(state, board=board), board, s, c, ct, timed=False)
             events.extend(more)
-    if option == "purposeful" and family != "duplicate":
+    if option == "purposeful" and rubber_25b:
         partner = offender.partner
         # R 26: the lead option comes from the call given up, unless the call that stands
         # repeated its denomination (R 26A: "did not repeat that suit"; 26B1 for notrump)
