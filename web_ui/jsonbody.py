@@ -84,7 +84,7 @@ class StrictJSONBodies:
             try:
                 value = jsontext.loads(bytes(body))
                 if _depth(value) > MAX_DEPTH:
-                    raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} deep", "", 0)
+                    raise json.JSONDecodeError(f"nested too deeply (more than {MAX_DEPTH} levels)", "", 0)
             except json.JSONDecodeError as exc:
                 await _json_response(422, {"detail": [{
                     "type": "json_invalid", "loc": ["body", exc.pos],

@@ -199,7 +199,7 @@ def test_a_body_that_is_not_exactly_json_is_a_clear_422_and_changes_nothing(path
         for content in (BODIES[path] % value, value):
             r = c.post(path, content=content, headers=headers)
             assert r.status_code == 422, r.text
-            assert r.json()["detail"][0]["msg"] == f"the body is not JSON: {message}"
+            assert r.json()["detail"][0]["msg"].startswith(f"the body is not JSON: {message}")
             assert r.headers["x-content-type-options"] == "nosniff"
         after = table.snapshot()
         assert after.seq == before.seq and after.state is before.state
