@@ -1,4 +1,7 @@
-"""Rectification: the enforcement objects of LAWS.md §0.5 and the pure rules that use them.
+"""Rectification: the enforcement objects (obligations, penalty cards, revokes) and the pure rules that use them.
+
+One file on purpose (just over 600 lines): the enforcement values and ``RulesOfCode``, the
+one place where the codes' differences in rectification are named.
 
 ``table.step`` raises irregularities; once one is ruled (or accepted by the next
 non-offender acting), what the law imposes afterwards lives on the board as plain values:

@@ -1,5 +1,8 @@
 """Tempo as evidence for the arbiter: think times, own pace, hesitations, skip-bid waits, PBN time tables.
 
+One file on purpose (just over 600 lines): Laws 16 and 73 as one measure (pace, notes,
+alerts, the skip-bid wait) and its export, which must agree with each other.
+
 A change of tempo is not in itself an infraction (Law 73 / R Proprieties 2); an
 unmistakable hesitation or unusual speed is unauthorized information for partner
 (Law 16). What a timing record can give the arbiter is the fact (LAWS.md §4.2): how long

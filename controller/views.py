@@ -1,4 +1,7 @@
-"""What each audience may see of the table, as JSON-ready dicts (DESIGN.md "Web UI and who may see what").
+"""What each audience may see of the table, as JSON-ready dicts (who may see what).
+
+One file on purpose (over 600 lines): every decision of who sees which card is here, so that
+it is reviewed in one place and no view can leak what another hides.
 
 Pure: the state in, plain dicts out; no clock (the caller passes ``now``), no I/O.
 

@@ -1,5 +1,9 @@
 """PBN 2.1 (Portable Bridge Notation) reader and writer for board records.
 
+One file on purpose (over 600 lines): the reader's tolerance of the corpus's quirks and the
+writer that must read back through it are one format's two directions, kept side by side so
+that a change to one is seen against the other.
+
 Section numbers refer to the PBN 2.1 standard (Tis Veugen, tistis.nl/pbn/pbn_v21.txt).
 
 The reader is tolerant, as the records of real events need: a record it cannot use comes

@@ -1,5 +1,8 @@
 """PBN results: ``[ScoreTable]``, ``[TotalScoreTable]`` and ``[ScoreIMP]`` read into events to score, and written.
 
+One file on purpose (over 600 lines): the reader and the writer of one PBN table format, kept
+together so that what is written is exactly what is read back.
+
 A PBN table (PBN 2.1 §5.2) is a tag whose value names its columns, ``Name\\widthAlign``
 separated by ``;`` (an optional ``+``/``-`` before a name gives its order), followed by its
 elements: string tokens in double quotes or section tokens, as many per row as there are

@@ -1,5 +1,9 @@
 """Raw sensor events -> table actions: the sensing layer's state machine (pure, no clock).
 
+One file on purpose (over 600 lines): one state machine whose readers, bidding boxes and
+deadlines share invariants (debounce, drop-out tolerance, what counts as played) that
+splitting would scatter.
+
 ``Sensing`` is an immutable value. ``feed(event)`` and ``tick(t)`` each return the next
 value and the outputs it produced: table actions (``MakeCall``, ``StopCard``,
 ``AlertCard``, ``PlayCard``, ``FaceCards``, ``PickUp``, ``CallDirector``) and ``Notice``
