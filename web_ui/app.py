@@ -46,24 +46,22 @@ from web_ui.hub import Channel, Hub, arbiter_payload, dumps
 from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody, SubmitResult
 from web_ui.security import (
     COOKIE,
-    CSRF_HEADER,
     AttemptLimiter,
     HostCheck,
     PinGate,
     Session,
     Sessions,
+    install_headers,
     peer,
     refuse_busy,
     same_origin,
+    session_dependencies,
 )
 from web_ui.service import PUBLIC_RECORDS, PublicRecords, Submitted, TableService, WebSettings
 
 __all__ = ["create_app"]
 
 STATIC = Path(__file__).resolve().parent / "static"
-
-_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 
 Json = dict[str, Any]
 
@@ -105,24 +103,7 @@ def _submitted(result: Submitted) -> SubmitResult:
         irregularities=[i.as_dict() for i in result.step.irregularities])
 
 
-def arbiter(request: Request) -> Session:
-    """The arbiter's live session (from its cookie), else 401."""
-    sessions: Sessions = request.app.state.sessions
-    session = sessions.get(request.cookies.get(COOKIE))
-    if session is None:
-        raise HTTPException(401, "no arbiter session: log in with the PIN")
-    return session
-
-
-def guarded(request: Request, session: Annotated[Session, Depends(arbiter)]) -> Session:
-    """A state-changing request: same origin (when an Origin is sent) and the session's CSRF token."""
-    if same_origin(request.headers) is False:
-        raise HTTPException(403, "cross-site request refused: the Origin is not this table")
-    if not Sessions.csrf_ok(session, request.headers.get(CSRF_HEADER)):
-        raise HTTPException(403, f"missing or wrong {CSRF_HEADER} header (send the csrf of the login answer)")
-    return session
-
-
+arbiter, guarded = session_dependencies("arbiter", "table")
 Arbiter = Annotated[Session, Depends(arbiter)]
 Guarded = Annotated[Session, Depends(guarded)]
 
@@ -159,16 +140,7 @@ def create_app(service: TableService, settings: WebSettings, *,
     app.state.sessions = sessions
     jsonbody.install(app)  # first: the headers below go on its answers too
 
-    @app.middleware("http")
-    async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        response = await call_next(request)
-        response.headers.setdefault("Content-Security-Policy", _CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        if request.url.path.startswith("/api/"):
-            response.headers.setdefault("Cache-Control", "no-store")
-        return response
+    install_headers(app)
 
     async def snapshot_state() -> tuple[int, float, TableState]:
         snap = await asyncio.to_thread(service.snapshot)

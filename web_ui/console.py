@@ -48,22 +48,21 @@ from web_ui.hub import dumps
 from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody
 from web_ui.security import (
     COOKIE,
-    CSRF_HEADER,
     AttemptLimiter,
     HostCheck,
     PinGate,
     Session,
     Sessions,
+    install_headers,
     peer,
     refuse_busy,
     same_origin,
+    session_dependencies,
 )
 
 __all__ = ["ConsoleService", "ConsoleSettings", "create_console_app"]
 
 STATIC = Path(__file__).resolve().parent / "static"
-_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-        "media-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 _TABLE = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
 
 Json = dict[str, Any]
@@ -157,29 +156,9 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
                   docs_url=None, redoc_url=None)
     jsonbody.install(app)  # first: the headers below go on its answers too
 
-    @app.middleware("http")
-    async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        response = await call_next(request)
-        response.headers.setdefault("Content-Security-Policy", _CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        if request.url.path.startswith("/api/"):
-            response.headers.setdefault("Cache-Control", "no-store")
-        return response
-
-    def director(request: Request) -> Session:
-        session = sessions.get(request.cookies.get(COOKIE))
-        if session is None:
-            raise HTTPException(401, "no Director session: log in with the PIN")
-        return session
-
-    def guarded(request: Request, session: Annotated[Session, Depends(director)]) -> Session:
-        if same_origin(request.headers) is False:
-            raise HTTPException(403, "cross-site request refused: the Origin is not this console")
-        if not Sessions.csrf_ok(session, request.headers.get(CSRF_HEADER)):
-            raise HTTPException(403, f"missing or wrong {CSRF_HEADER} header (send the csrf of the login answer)")
-        return session
+    install_headers(app)
+    app.state.sessions = sessions
+    director, guarded = session_dependencies("Director", "console")
 
     Director = Annotated[Session, Depends(director)]
     Guarded = Annotated[Session, Depends(guarded)]

@@ -36,13 +36,28 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from fastapi import HTTPException
+from fastapi import Depends, FastAPI, HTTPException, Request, Response
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-__all__ = ["COOKIE", "CSRF_HEADER", "LOCAL_HOSTS", "AttemptLimiter", "HostCheck", "PinGate", "Session", "Sessions",
-           "host_name", "peer", "refuse_busy", "same_origin"]
+__all__ = [
+    "COOKIE",
+    "CSP",
+    "CSRF_HEADER",
+    "LOCAL_HOSTS",
+    "AttemptLimiter",
+    "HostCheck",
+    "PinGate",
+    "Session",
+    "Sessions",
+    "host_name",
+    "install_headers",
+    "peer",
+    "refuse_busy",
+    "same_origin",
+    "session_dependencies",
+]
 
 COOKIE = "arbiter_session"
 CSRF_HEADER = "x-csrf-token"
@@ -282,3 +297,45 @@ async def refuse_busy(ws: WebSocket) -> None:
     """Refuse a WebSocket client over its app's cap: close code 1013, "try again later"."""
     await ws.accept()
     await ws.close(code=1013, reason="too many clients: try again later")
+
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "media-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+"""The pages' Content-Security-Policy: nothing but this server's own files (no inline script)."""
+
+
+def install_headers(app: FastAPI) -> None:
+    """Put the security headers on every answer of ``app`` (and ``no-store`` on its API)."""
+
+    @app.middleware("http")
+    async def _headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        response = await call_next(request)
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        if request.url.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+
+def session_dependencies(who: str, place: str) -> tuple[Callable[[Request], Session],
+                                                        Callable[[Request, Session], Session]]:
+    """FastAPI dependencies for ``who``'s session (``app.state.sessions``): the live session
+    (else 401), and a state-changing request's (same origin and the CSRF token, else 403)."""
+
+    def live(request: Request) -> Session:
+        sessions: Sessions = request.app.state.sessions
+        session = sessions.get(request.cookies.get(COOKIE))
+        if session is None:
+            raise HTTPException(401, f"no {who} session: log in with the PIN")
+        return session
+
+    def guarded(request: Request, session: Session = Depends(live)) -> Session:  # noqa: B008 (FastAPI's form)
+        if same_origin(request.headers) is False:
+            raise HTTPException(403, f"cross-site request refused: the Origin is not this {place}")
+        if not Sessions.csrf_ok(session, request.headers.get(CSRF_HEADER)):
+            raise HTTPException(403, f"missing or wrong {CSRF_HEADER} header (send the csrf of the login answer)")
+        return session
+
+    return live, guarded
