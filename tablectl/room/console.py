@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.deal import Deal
 from controller.fieldscore.model import EventScore
@@ -44,7 +43,7 @@ from controller.fieldscore.session import Session
 from controller.room.console import Call, Room
 from tablectl.room.address import ClubAddress
 from tablectl.room.commands import command
-from tablectl.room.link import COMMAND_LIMIT, iso
+from tablectl.room.link import COMMAND_LIMIT, iso, room_client
 
 __all__ = ["Console", "ConsoleStore"]
 
@@ -143,13 +142,7 @@ class Console:
         self.duplicates = 0
         self._thread: threading.Thread | None = None
         self._restore()
-        self._client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bridge-{self.club}-console",
-                                   clean_session=False)
-        if address.username:
-            self._client.username_pw_set(address.username, address.password)
-        if address.tls:
-            self._client.tls_set(ca_certs=address.ca_file)
-        self._client.reconnect_delay_set(min_delay=1, max_delay=5)
+        self._client = room_client(address, f"bridge-{self.club}-console", clean_session=False)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message

@@ -51,7 +51,7 @@ from controller.room.messages import SCHEMA, table_state
 from tablectl.room.address import ClubAddress, Topics
 from tablectl.store import open_reader
 
-__all__ = ["COMMAND_LIMIT", "TableLink", "envelope", "iso"]
+__all__ = ["COMMAND_LIMIT", "TableLink", "envelope", "iso", "room_client"]
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +67,18 @@ Json = dict[str, Any]
 def iso(epoch: float) -> str:
     """``epoch`` as ISO 8601 UTC with milliseconds."""
     return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def room_client(address: ClubAddress, client_id: str, *, clean_session: bool) -> mqtt.Client:
+    """A paho-mqtt 2 client for ``address``: its credentials, TLS checked against the broker's
+    certificate (``?ca=`` for a self-signed one), reconnecting by itself within 1 to 5 s."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean_session)
+    if address.username:
+        client.username_pw_set(address.username, address.password)
+    if address.tls:
+        client.tls_set(cert_reqs=ssl.CERT_REQUIRED, ca_certs=address.ca_file)
+    client.reconnect_delay_set(min_delay=1, max_delay=5)
+    return client
 
 
 def envelope(club: str, table: str, session: str, seq: int, at: float, body: Json, prev: int | None = None) -> Json:
@@ -115,17 +127,11 @@ class TableLink:
     # -- the MQTT client ----------------------------------------------------------------------------
 
     def _make_client(self) -> mqtt.Client:
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bridge-{self.address.club}-table-{self.table}",
-                             clean_session=True)
-        if self.address.username:
-            client.username_pw_set(self.address.username, self.address.password)
-        if self.address.tls:
-            client.tls_set(cert_reqs=ssl.CERT_REQUIRED, ca_certs=self.address.ca_file)
+        client = room_client(self.address, f"bridge-{self.address.club}-table-{self.table}", clean_session=True)
         will = envelope(self.address.club, self.table, self.session, 0, self._wall(),
                         {"online": False, "reason": "the table's link was lost"})
         del will["at"]  # the broker sends it later: no time would be true
         client.will_set(self.topics.state, json.dumps({**will, "online": False}), qos=1, retain=True)
-        client.reconnect_delay_set(min_delay=1, max_delay=5)
         client.max_queued_messages_set(0)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
