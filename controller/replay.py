@@ -191,9 +191,10 @@ def replay_records(records: Sequence[BoardRecord], progress: Progress | None = N
     total = len(records)
     for n, rec in enumerate(records, 1):
         if state.boards:
-            # each record is its own board: keep the sheet and the id counter, not the
-            # history (the state keeps only the last record's board and irregularities)
-            state = evolve(state, boards=(), irregularities=())
+            # each record is its own board: keep the sheet's totals and the id counter, not
+            # the history (the state keeps only the last record's board and irregularities)
+            # nor the sheet's entries (copying them on every board would be quadratic)
+            state = evolve(state, boards=(), irregularities=(), sheet=state.sheet.without_entries())
         state, entry = _replay_record(state, rec)
         entries.append(entry)
         if progress is not None and (n % 500 == 0 or n == total):

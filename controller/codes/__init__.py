@@ -9,7 +9,7 @@ scored when the session ends (an unfinished rubber, Law 80).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from controller.errors import BridgeTableError
@@ -36,17 +36,35 @@ class SheetEntry:
 
 @dataclass(frozen=True, slots=True)
 class Sheet:
-    """A score sheet: every entry so far and the number of deals scored.
+    """A score sheet: its entries, the number of deals scored, and each side's running total.
 
-    Codes that need more (games won, partscores toward game, the rubber count) subclass it.
+    ``points`` (NS, EW) is kept as deals are scored, so a totals query never walks the
+    entries, and a long replay may drop the entries it has reported (``without_entries``)
+    without losing the totals. Codes that need more (games won, partscores toward game, the
+    rubber count) subclass it.
     """
 
     entries: tuple[SheetEntry, ...] = ()
     deals: int = 0
     last_dealer: Seat | None = None
+    points: tuple[int, int] = (0, 0)
 
     def total(self, side: Side) -> int:
-        return sum(e.points for e in self.entries if e.side is side)
+        return self.points[side]
+
+    def points_with(self, entries: tuple[SheetEntry, ...]) -> tuple[int, int]:
+        """The running totals once ``entries`` are added."""
+        ns, ew = self.points
+        for e in entries:
+            if e.side is Side.NS:
+                ns += e.points
+            else:
+                ew += e.points
+        return ns, ew
+
+    def without_entries(self) -> Sheet:
+        """The same sheet with its entries dropped (totals and counts kept)."""
+        return replace(self, entries=())
 
     @property
     def total_ns(self) -> int:

@@ -309,7 +309,8 @@ class Bridge1905:
             if games[winner] == 2:
                 entries += (SheetEntry(deal, winner, RUBBER_BONUS, False, "rubber"),)
                 games, rubbers, ended = (0, 0), rubbers + 1, True
-        new = Sheet1905(s.entries + entries, deal, result.dealer, games, below, rubbers, ended)
+        new = Sheet1905(s.entries + entries, deal, result.dealer, s.points_with(entries),
+                        games, below, rubbers, ended)
         return new, entries
 
     def _honour_entries(self, deal: int, cards: Deal | None,
@@ -344,7 +345,7 @@ class Bridge1905:
 def _sheet_1905(sheet: Sheet) -> Sheet1905:
     if isinstance(sheet, Sheet1905):
         return sheet
-    return Sheet1905(sheet.entries, sheet.deals, sheet.last_dealer)
+    return Sheet1905(sheet.entries, sheet.deals, sheet.last_dealer, sheet.points)
 
 
 # ---------------------------------------------------------------------------------------

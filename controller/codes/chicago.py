@@ -146,7 +146,7 @@ class Chicago:
         played, series = number, s.series
         if played == SERIES:
             played, series, below = 0, series + 1, (0, 0)
-        new = ChicagoSheet(s.entries + entries, deal, result.dealer,
+        new = ChicagoSheet(s.entries + entries, deal, result.dealer, s.points_with(entries),
                            played, series, below, rightful.lho)
         return new, entries
 
@@ -159,4 +159,4 @@ def _chicago_sheet(sheet: Sheet) -> ChicagoSheet:
     """The sheet as a Chicago sheet (a plain ``Sheet`` is read as the start of a series)."""
     if isinstance(sheet, ChicagoSheet):
         return sheet
-    return ChicagoSheet(sheet.entries, sheet.deals, sheet.last_dealer)
+    return ChicagoSheet(sheet.entries, sheet.deals, sheet.last_dealer, sheet.points)

@@ -45,7 +45,7 @@ class Duplicate:
         if ns:
             side = Side.NS if ns > 0 else Side.EW
             entries = (SheetEntry(deal, side, abs(ns), True, "board"),)
-        return Sheet(sheet.entries + entries, deal, result.dealer), entries
+        return Sheet(sheet.entries + entries, deal, result.dealer, sheet.points_with(entries)), entries
 
     def finish(self, sheet: Sheet) -> tuple[Sheet, tuple[SheetEntry, ...]]:
         return sheet, ()

@@ -253,7 +253,7 @@ class Rubber:
                 bonus = 700 if games[side.other] == 0 else 500
                 entries += (SheetEntry(deal, side, bonus, False, "rubber"),)
                 games, rubbers, ended = (0, 0), rubbers + 1, True
-        new = RubberSheet(s.entries + entries, deal, result.dealer,
+        new = RubberSheet(s.entries + entries, deal, result.dealer, s.points_with(entries),
                           games, below, rubbers, ended)
         return new, entries
 
@@ -274,7 +274,7 @@ class Rubber:
         for side in Side:
             if s.below[side] > 0 and s.below[side.other] == 0:
                 entries += (SheetEntry(deal, side, 100, False, "unfinished rubber"),)
-        new = replace(s, entries=s.entries + entries, games=(0, 0), below=(0, 0),
+        new = replace(s, entries=s.entries + entries, points=s.points_with(entries), games=(0, 0), below=(0, 0),
                       rubbers=s.rubbers + 1, rubber_ended=True)
         return new, entries
 
@@ -283,4 +283,4 @@ def _rubber_sheet(sheet: Sheet) -> RubberSheet:
     """The sheet as a rubber sheet (a plain ``Sheet`` is read as one with nothing won)."""
     if isinstance(sheet, RubberSheet):
         return sheet
-    return RubberSheet(sheet.entries, sheet.deals, sheet.last_dealer)
+    return RubberSheet(sheet.entries, sheet.deals, sheet.last_dealer, sheet.points)
