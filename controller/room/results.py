@@ -22,6 +22,10 @@ And it checks the boards across the room:
   once for every new deal; the board's results are scored in groups, the tables with the same
   deal against each other (Law 87B), each group scaled to the full top by Neuberg's formula.
   The group with the most tables keeps the board's number; the others are ``7b``, ``7c``...
+* **Law 7, a rotated board:** the same board with the same hands, each moved on by 1 to 3
+  seats (``controller.room.boards``). The Director is told which table played it which way.
+  Turned round (2 seats: North-South still held the North-South cards) the result is scored
+  with the others; turned by 1 or 3 seats it is scored as played, in a group of its own.
 * **Law 15, a board played in the wrong round:** each table's way through the movement is
   followed: it starts in its first round and moves on once it has played a round's boards.
   A board the movement does not give the table in the round it is in is reported ("Table 3
@@ -54,6 +58,7 @@ from controller.fieldscore.model import (
 )
 from controller.fieldscore.movement import Movement, Sitting
 from controller.fieldscore.session import Session
+from controller.room.boards import deals_differ, merged, rotation, turned
 
 __all__ = ["RoomAlert", "RoomResults", "deals_differ", "table_order"]
 
@@ -108,22 +113,6 @@ class _Way:
     out_of_round: set[int] = field(default_factory=set)
 
 
-def deals_differ(a: Deal, b: Deal) -> bool:
-    """True when some card is known in both deals and held by different seats."""
-    for i, hand in enumerate(a.hands):
-        if hand is None:
-            continue
-        for j, other in enumerate(b.hands):
-            if i != j and other is not None and hand & other:
-                return True
-    return False
-
-
-def _merged(a: Deal, b: Deal) -> Deal:
-    hands = [x if y is None else y if x is None else x | y for x, y in zip(a.hands, b.hands, strict=True)]
-    return Deal((hands[0], hands[1], hands[2], hands[3]))
-
-
 def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
@@ -161,6 +150,8 @@ class RoomResults:
         """board -> table -> the result entry (the board's replay entry plus ``pairs``)."""
         self.deals: dict[str, dict[str, Deal]] = {}
         """board -> table -> the deal it was played with."""
+        self.turns: dict[str, dict[str, int]] = {}
+        """board -> table -> by how many seats it played the board rotated (Law 7)."""
         self._ways: dict[str, _Way] = {}
         self._told: dict[str, int] = {}
         """board -> how many different deals the Director has been told of."""
@@ -211,24 +202,56 @@ class RoomResults:
             return []
         known[table] = deal
         self._scored = None
+        alerts = self._rotated(table, board, deal)
         groups = self.groups(str(board))
         told = self._told.get(str(board), 1)
         if len(groups) <= told:
-            return []
+            return alerts
         self._told[str(board)] = len(groups)
+        if alerts:  # the new group is the rotation just told
+            return alerts
         firsts = sorted((g[0] for g in groups), key=table_order)
         what = f"Board {board} is fouled: {_and([f'table {t}' for t in firsts])} have different deals (Law 87)"
         return [RoomAlert(f"room/87/{board}/{len(groups)}", table, board, "87", what)]
 
+    def _rotated(self, table: str, board: int, deal: Deal) -> list[RoomAlert]:
+        """Law 7: ``table``'s deal of ``board`` is another table's turned by some seats (module doc)."""
+        turns = self.turns.setdefault(str(board), {})
+        turns.pop(table, None)
+        for other, seen in sorted(self.deals[str(board)].items(), key=lambda kv: table_order(kv[0])):
+            if other == table or turns.get(other):
+                continue
+            k = rotation(deal, seen)
+            if k is None:
+                continue
+            turns[table] = k
+            how = {1: "turned one seat on (North held the West cards)",
+                   2: "turned round (North held the South cards)",
+                   3: "turned one seat back (North held the East cards)"}[k]
+            scored = ("scored with the others" if k == 2
+                      else "North-South held the East-West cards: scored as played, against the tables that "
+                           "played it so")
+            alike = [t for t, d in self.deals[str(board)].items()
+                     if t != table and not turns.get(t) and not deals_differ(d, seen)]
+            where = f"table {table}" if len(alike) > 1 else f"table {table} or table {other}"
+            what = (f"Board {board} was played rotated at {where}: table {table} had the hands of table {other} "
+                    f"{how}; {scored} (Law 7)")
+            return [RoomAlert(f"room/7/{board}/{table}", table, board, "7", what)]
+        return []
+
     def groups(self, board: str) -> list[list[str]]:
         """The tables of ``board`` by the deal they played (Law 87B): the most tables first; one
-        group when the board is not fouled."""
+        group when the board is not fouled. A board turned round (Law 7, 2 seats) is compared as it
+        should have lain."""
         found: list[tuple[Deal, list[str]]] = []
+        turns = self.turns.get(board, {})
         for table in sorted(self.deals.get(board, {}), key=table_order):
             deal = self.deals[board][table]
+            if turns.get(table) == 2:
+                deal = turned(deal, 2)
             for i, (seen, tables) in enumerate(found):
                 if not deals_differ(seen, deal):
-                    found[i] = (_merged(seen, deal), [*tables, table])
+                    found[i] = (merged(seen, deal), [*tables, table])
                     break
             else:
                 found.append((deal, [table]))
@@ -249,8 +272,10 @@ class RoomResults:
         deal: Deal | None = None
         for table in tables:
             seen = self.deals.get(board, {}).get(table)
+            if seen is not None and self.turns.get(board, {}).get(table) == 2:
+                seen = turned(seen, 2)
             if seen is not None:
-                deal = seen if deal is None else _merged(deal, seen)
+                deal = seen if deal is None else merged(deal, seen)
         return deal
 
     # -- Law 15: the movement ----------------------------------------------------------------------------
