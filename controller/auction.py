@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from controller.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind
 from controller.contract import Contract
+from controller.legality import bid_is_sufficient, double_is_legal, redouble_is_legal
 from controller.seats import Seat
 
 __all__ = ["Auction"]
@@ -58,17 +59,16 @@ class Auction:
         if call.kind is CallKind.PASS:
             return True
         if call.kind is CallKind.BID:
-            return self.last_bid is None or call.rank > self.last_bid.rank
-        if self.last_bidder is None:
-            return False
-        opponents_bid = self.last_bidder.side is not seat.side
+            return bid_is_sufficient(call.rank, -1 if self.last_bid is None else self.last_bid.rank)
+        bidder_side = -1 if self.last_bidder is None else self.last_bidder & 1
         if call.kind is CallKind.DOUBLE:
-            return self.doubled == 0 and opponents_bid
-        return self.doubled == 1 and not opponents_bid
+            return double_is_legal(self.doubled, bidder_side, seat & 1)
+        return redouble_is_legal(self.doubled, bidder_side, seat & 1)
 
     def is_sufficient(self, call: Call) -> bool:
         """False only for a bid not higher than the last bid (Law 27)."""
-        return not call.is_bid or self.last_bid is None or call.rank > self.last_bid.rank
+        return not call.is_bid or bid_is_sufficient(call.rank, -1 if self.last_bid is None
+                                                    else self.last_bid.rank)
 
     def legal_calls(self) -> tuple[Call, ...]:
         """Every call the seat in turn may make, passes and doubles first, then bids upward."""

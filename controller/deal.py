@@ -13,7 +13,7 @@ from controller.cards import DECK, Card
 from controller.errors import NotationError
 from controller.seats import SEATS, Seat
 
-__all__ = ["Deal", "Hand", "format_hand", "parse_hand"]
+__all__ = ["Deal", "Hand", "format_hand", "format_mask", "hand_mask", "parse_hand"]
 
 _CARD_OF = {str(c): c for c in DECK}
 
@@ -38,12 +38,35 @@ def parse_hand(text: str) -> Hand:
     return hand
 
 
+def hand_mask(hand: Iterable[Card]) -> int:
+    """A hand as the 52-bit mask of its cards' indexes (``controller.legality``)."""
+    mask = 0
+    for c in hand:
+        mask |= 1 << c.index
+    return mask
+
+
 def format_hand(hand: Iterable[Card]) -> str:
     """The PBN text of a hand, suits spades first, ranks from the ace down."""
-    suits: list[list[str]] = [[], [], [], []]
-    for card in sorted(hand, key=hash, reverse=True):  # hash orders cards by suit, rank
-        suits[3 - card.suit].append(str(card)[1])
-    return ".".join("".join(s) for s in suits)
+    return format_mask(hand_mask(hand))
+
+
+_HOLDINGS: dict[int, str] = {}
+
+
+def _holding(bits: int) -> str:
+    """The ranks of a 13-bit suit holding (bit 0 the two), from the ace down."""
+    text = _HOLDINGS.get(bits)
+    if text is None:
+        text = _HOLDINGS[bits] = "".join("AKQJT98765432"[12 - r] for r in range(12, -1, -1)
+                                         if bits >> r & 1)
+    return text
+
+
+def format_mask(mask: int) -> str:
+    """The PBN text of a hand given as a card mask (``hand_mask``)."""
+    return (f"{_holding(mask >> 39 & 0x1FFF)}.{_holding(mask >> 26 & 0x1FFF)}."
+            f"{_holding(mask >> 13 & 0x1FFF)}.{_holding(mask & 0x1FFF)}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from controller.cards import Card, Suit
-from controller.deal import Deal, Hand
+from controller.deal import Deal, Hand, hand_mask
+from controller.legality import fails_to_follow, trick_winner_index
 from controller.seats import Seat, Side
 
 __all__ = ["Play", "Trick", "chronological", "trick_winner"]
@@ -14,17 +15,7 @@ __all__ = ["Play", "Trick", "chronological", "trick_winner"]
 
 def trick_winner(leader: Seat, cards: Sequence[Card], trump: Suit | None) -> Seat:
     """The seat winning a trick: the highest trump, else the highest card of the suit led (Law 44)."""
-    best = 0
-    best_card = cards[0]
-    for i in range(1, len(cards)):
-        c = cards[i]
-        if c.suit is best_card.suit:
-            if c.rank > best_card.rank:
-                best, best_card = i, c
-        elif c.suit is trump:
-            best, best_card = i, c
-        # a discard (neither the suit led nor trump) never wins
-    return leader.offset(best)
+    return leader.offset(trick_winner_index([c.index for c in cards], -1 if trump is None else trump))
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +117,7 @@ class Play:
         hand = self.hands[seat]
         if hand is None:
             return None
-        return any(c.suit is led for c in hand)
+        return fails_to_follow(hand_mask(hand), led, card.index)
 
     def with_card(self, card: Card) -> Play:
         """The play after the seat in turn plays ``card`` (taken as played, legal or not)."""

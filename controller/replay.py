@@ -17,8 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller import actions as a
+from controller.cards import Card
 from controller.contract import Contract
+from controller.deal import Deal
 from controller.errors import NotationError
+from controller.kernel import RegularBoard, replay_regular
+from controller.play import Play
 from controller.records.model import BoardRecord
 from controller.records.tablelog import LogLine
 from controller.seats import Seat, board_dealer
@@ -33,7 +37,7 @@ from controller.table import (
 from controller.values import evolve
 
 __all__ = [
-    "ReplayReport", "board_actions", "outcome_json", "record_actions", "replay_log",
+    "RecordReplay", "ReplayReport", "board_actions", "outcome_json", "record_actions", "replay_log",
     "replay_records", "table_report",
 ]
 
@@ -184,23 +188,100 @@ def record_actions(rec: BoardRecord) -> list[a.Action]:
 
 
 def replay_records(records: Sequence[BoardRecord], progress: Progress | None = None,
-                   code: str = "duplicate") -> ReplayReport:
+                   code: str = "duplicate", fast: bool = True) -> ReplayReport:
     """Replay PBN/LIN records, one board each, through one table session."""
-    state = TableState.new(code, {"timing": False})  # a record's times are made up: no tempo
+    replay = RecordReplay(code, fast)
     entries: list[dict[str, Any]] = []
     total = len(records)
     for n, rec in enumerate(records, 1):
+        entries.append(replay.entry(rec))
+        if progress is not None and (n % 500 == 0 or n == total):
+            progress(n, total)
+    session = replay.session()
+    return ReplayReport(replay.state, {"session": session, "boards": entries})
+
+
+class RecordReplay:
+    """One table session replaying records one at a time, so a caller can stream the entries:
+    memory holds one board and the session's totals, whatever the number of records.
+
+    With ``fast`` (the default) and the ``duplicate`` code, a regular board goes through the
+    fast path (``controller.kernel``: the same legality rules on small ints, the same scoring);
+    any other board, and every board under another code, through the full table. Both give
+    the same entry (a differential test over the corpus checks it).
+    """
+
+    def __init__(self, code: str = "duplicate", fast: bool = True) -> None:
+        self.state = TableState.new(code, {"timing": False})  # a record's times are made up: no tempo
+        self.fast = fast and code == "duplicate"
+        self.regular = 0  # boards the fast path replayed
+
+    def entry(self, rec: BoardRecord) -> dict[str, Any]:
+        """The report entry of one record, the session advanced past it."""
+        state = self.state
         if state.boards:
             # each record is its own board: keep the sheet's totals and the id counter, not
             # the history (the state keeps only the last record's board and irregularities)
             # nor the sheet's entries (copying them on every board would be quadratic)
             state = evolve(state, boards=(), irregularities=(), sheet=state.sheet.without_entries())
-        state, entry = _replay_record(state, rec)
-        entries.append(entry)
-        if progress is not None and (n % 500 == 0 or n == total):
-            progress(n, total)
-    state = finish_session(state)
-    return ReplayReport(state, {"session": _session_json(state), "boards": entries})
+        if self.fast:
+            board = replay_regular(rec, state.code, state.sheet)
+            if board is not None:
+                self.state = evolve(state, sheet=board.sheet.without_entries())
+                self.regular += 1
+                return _regular_entry(rec, board)
+        self.state, entry = _replay_record(state, rec)
+        return entry
+
+    def session(self) -> dict[str, Any]:
+        """The session's part of the report, the session finished (as a replay finishes it)."""
+        self.state = finish_session(self.state)
+        return _session_json(self.state)
+
+
+def _regular_entry(rec: BoardRecord, board: RegularBoard) -> dict[str, Any]:
+    """The entry of a board the fast path replayed: as ``outcome_json`` writes a board that
+    had no irregularity, with the record's differences and the reader's warnings."""
+    contract = board.contract
+    assert rec.calls is not None and rec.deal is not None
+    entry: dict[str, Any] = {
+        "source": rec.source,
+        "number": board.number,
+        "dealer": str(board.dealer),
+        "vul": str(board.vulnerability),
+        "deal": rec.deal.completed().pbn(),
+        "auction": [str(c) for c in rec.calls],
+        "contract": contract.text,
+        "declarer": str(contract.declarer),
+        "play": [str(c) for c in rec.play[:board.replayed]],
+        "tricks": board.tricks,
+        "result": contract.result(board.tricks),
+        "score_ns": board.score_ns,
+        "status": board.status,
+        "irregularities": [],
+    }
+    # the made-up times the full replay gives a record's actions: one per action, in order
+    calls = len(rec.calls)
+    entry["timing"] = {"calls": [float(i) for i in range(calls)],
+                       "play": [float(i) for i in range(calls + 1, calls + 1 + board.replayed)]}
+    entry["differences"] = _differences(rec, entry)
+    notes = list(rec.warnings)
+    if board.replayed < len(rec.play):
+        card = rec.play[board.replayed]
+        seat = _seat_in_turn(rec, board)
+        entry["record_faults"] = [_contradiction(rec.deal.completed(), seat, card, board.trick)]
+        notes.append(_assigned_note(board.tricks, "the play could not be replayed"))
+    if notes:
+        entry["notes"] = notes
+    return entry
+
+
+def _seat_in_turn(rec: BoardRecord, board: RegularBoard) -> Seat:
+    """The seat due to play the card at which a regular board's play stopped."""
+    play = Play.start(board.contract.declarer, board.contract.denomination.trump)
+    for card in rec.play[:board.replayed]:
+        play = play.with_card(card)
+    return play.turn
 
 
 def _replay_record(state: TableState, rec: BoardRecord) -> tuple[TableState, dict[str, Any]]:
@@ -218,20 +299,20 @@ def _replay_record(state: TableState, rec: BoardRecord) -> tuple[TableState, dic
     if board.phase is Phase.AUCTION:
         notes.append("the auction stops before its end")
     t = float(len(acts))
-    contradiction = False
+    faults: list[str] = []
     for card in rec.play:
         board = state.board
         if board is None or board.phase is not Phase.PLAY or board.play is None:
             notes.append("cards recorded after the play ended were ignored")
             break
-        result = step(state, a.PlayCard(board.play.turn, card, t))
-        t += 1
-        state = result.state
-        if result.irregularities and any(i.kind == "deck_problem" for i in result.irregularities):
-            contradiction = True
-            notes.append(f"the record's play contradicts its deal: {result.irregularities[0].detail}"
-                         " (play not replayed further)")
+        play = board.play
+        if play.holds(play.turn, card) is False:
+            # the record is faulty, not the table: no irregularity is raised for it
+            faults.append(_contradiction(board.deal, play.turn, card, play.trick_number))
             break
+        state = step(state, a.PlayCard(play.turn, card, t)).state
+        t += 1
+    contradiction = bool(faults)
     board = state.board
     if board is not None and board.phase is Phase.PLAY and board.play is not None:
         state, note = _close_by_record(state, rec, contradiction, t)
@@ -242,12 +323,26 @@ def _replay_record(state: TableState, rec: BoardRecord) -> tuple[TableState, dic
     outcome = state.boards[-1]
     entry = base | outcome_json(outcome, state)
     entry["differences"] = _differences(rec, entry)
+    if faults:
+        entry["record_faults"] = faults
     if notes:
         entry["notes"] = notes
     marks = _check_marks(rec, outcome, state)
     if marks:
         entry["marks"] = marks
     return state, entry
+
+
+_NAMES = ("North", "East", "South", "West")
+
+
+def _contradiction(deal: Deal | None, seat: Seat, card: Card, trick: int) -> str:
+    """Why a record's play cannot be replayed: the card it gives is not in the hand in turn."""
+    holder = None if deal is None else deal.holder(card)
+    where = ("no hand of the deal holds it" if holder is None else
+             "it was played already" if holder is seat else f"the deal gives it to {_NAMES[holder]}")
+    return (f"the record's play contradicts its deal: at trick {trick} {_NAMES[seat]} plays {card}, "
+            f"but {where}; the play is not replayed further")
 
 
 def _close_by_record(state: TableState, rec: BoardRecord, contradiction: bool,
@@ -269,8 +364,11 @@ def _close_by_record(state: TableState, rec: BoardRecord, contradiction: bool,
     state = step(state, a.Adjust(rec.claim, t)).state
     why = ("the play could not be replayed" if contradiction else
            f"declarer had won {play.declarer_tricks} with {remaining} tricks to play")
-    return state, (f"the record's result ({rec.claim} tricks) is taken as the arbiter's "
-                   f"assigned result: {why}")
+    return state, _assigned_note(rec.claim, why)
+
+
+def _assigned_note(tricks: int, why: str) -> str:
+    return f"the record's result ({tricks} tricks) is taken as the arbiter's assigned result: {why}"
 
 
 _RS_RE = re.compile(r"^([1-7])([CDHSN])([NESW])(X{0,2})([=+-]\d*)$", re.IGNORECASE)

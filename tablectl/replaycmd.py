@@ -167,7 +167,7 @@ def _cmd_demo_replay(args: argparse.Namespace) -> int:
         return 2
     records = pbn.load(path)
     rec = records[args.record - 1]
-    result = replay_records([rec])
+    result = replay_records([rec], fast=False)  # the full table: its board is exported below
     entry = result.report["boards"][0]
     print(f"# {rec.source}\n")
     print(pbn.dumps([rec]))

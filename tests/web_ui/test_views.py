@@ -43,7 +43,7 @@ def _corpus_boards(corpus: Path, files: int = 6, per_file: int = 12) -> list[lis
     for path in paths:
         records = [r for r in pbn.load(path) if r.error is None and r.deal is not None and r.calls][:per_file]
         for rec in records:
-            report = replay_records([rec])
+            report = replay_records([rec], fast=False)  # the full table keeps its boards
             if report.state.boards and report.state.boards[-1].board.play is not None:
                 out.append([a.SessionStart("duplicate"), *board_actions(report.state.boards[-1])])
     return out
