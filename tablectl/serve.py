@@ -22,6 +22,7 @@ import logging
 import os
 import secrets
 import signal
+import socket
 import ssl
 import sys
 import threading
@@ -36,6 +37,7 @@ from controller.errors import BridgeTableError
 from controller.sensing.deck import DeckRegistry
 from drivers.config import PUBLIC_RECORDS, Listen, TableConfig, hash_pin, load_deck, verify_pin
 from drivers.config import load as load_config
+from tablectl.ports import PORT_TAKEN_EXIT, PortTaken, listen_socket
 from tablectl.room.serve import add_link_options, open_link
 from tablectl.runtime import TableRuntime, TableSetup, load_board_tags, load_hand_record
 from web_ui.arbiter_link import ENV as LINK_ENV
@@ -293,15 +295,20 @@ def uvicorn_config(app: Any, options: ServerOptions) -> Any:
                           ssl_certfile=options.tls_cert, ssl_keyfile=options.tls_key)
 
 
-def run_server(app: Any, options: ServerOptions) -> None:
-    """Serve ``app`` until SIGTERM/SIGINT (uvicorn handles both and shuts down cleanly)."""
+def run_server(app: Any, options: ServerOptions, sock: socket.socket | None = None) -> None:
+    """Serve ``app`` until SIGTERM/SIGINT (uvicorn handles both and shuts down cleanly) on ``sock``,
+    the port the command bound before printing its addresses (``tablectl.ports.listen_socket``),
+    else on the port of ``options``; PortTaken when that port is in use."""
     import uvicorn
 
-    _quiet_exit_server(uvicorn.Server)(uvicorn_config(app, options)).run()
+    if sock is None:
+        sock = listen_socket(options.host, options.port)
+    with sock:
+        _quiet_exit_server(uvicorn.Server)(uvicorn_config(app, options)).run(sockets=[sock])
 
 
-def _serve(runtime: TableRuntime, settings: WebSettings, options: ServerOptions) -> int:
-    """Serve the pages until SIGTERM/SIGINT."""
+def _serve(runtime: TableRuntime, settings: WebSettings, options: ServerOptions, sock: socket.socket) -> int:
+    """Serve the pages on ``sock`` until SIGTERM/SIGINT."""
     try:
         app_module = importlib.import_module("web_ui.app")
     except ModuleNotFoundError as exc:
@@ -309,7 +316,7 @@ def _serve(runtime: TableRuntime, settings: WebSettings, options: ServerOptions)
             raise
         log.error("the web pages (web_ui/app.py) are not installed: use --no-web")
         return 2
-    run_server(app_module.create_app(runtime, settings), options)
+    run_server(app_module.create_app(runtime, settings), options, sock)
     return 0
 
 
@@ -448,13 +455,50 @@ def _maybe(load: Callable[[Path], dict[_K, _V]], path: str | Path | None) -> dic
     return {} if path is None else load(Path(path))
 
 
+def _listen_first(args: argparse.Namespace, config: TableConfig | None,
+                  command: str) -> tuple[ServerOptions, socket.socket | None] | int:
+    """The server options and the port bound for them (None with ``--no-web``), before the
+    command prints anything; else the exit status, having said why (a taken port: who holds it)."""
+    try:
+        options = server_options(args, config)
+        if args.no_web:
+            return options, None
+        check_server(options)
+        flag = "--port" if config is None else "--port (or [listen] port in the config)"
+        return options, listen_socket(options.host, options.port, flag)
+    except PortTaken as exc:
+        print(f"tablectl {command}: {exc}", file=sys.stderr)
+        return PORT_TAKEN_EXIT
+    except ValueError as exc:
+        print(f"tablectl {command}: {exc}", file=sys.stderr)
+        return 2
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     setup_logging(args.verbose)
+    try:
+        config = load_config(args.config)
+    except (BridgeTableError, OSError, ValueError) as exc:
+        print(f"tablectl run: {exc}", file=sys.stderr)
+        return 2
+    listening = _listen_first(args, config, "run")
+    if isinstance(listening, int):
+        return listening
+    options, sock = listening
+    try:
+        return _run_table(args, config, options, sock, started)
+    finally:
+        if sock is not None:
+            sock.close()  # the server closes it once served; here on the ways out before that
+
+
+def _run_table(args: argparse.Namespace, config: TableConfig, options: ServerOptions,
+               sock: socket.socket | None, started: float) -> int:
+    """``tablectl run`` once its port is held (``sock``; None with ``--no-web``): the exit status."""
     from drivers.registry import open_table
 
     try:
-        config = load_config(args.config)
         decks = DeckRegistry()
         if config.deck is not None:
             decks = load_deck(config.deck)
@@ -480,9 +524,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"tablectl run: {exc}", file=sys.stderr)
         return 2
     try:
-        options = server_options(args, config)
-        if not args.no_web:
-            check_server(options)
         link_key, table_id = _link(args, config)
     except ValueError as exc:
         if link is not None:
@@ -495,13 +536,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
                            table_id=table_id, hosts=options.hosts,
                            public_records=_public_records(args.public_records or config.public_records))
     try:
-        if args.no_web:
+        if sock is None:
             print(f"  no web server; started in {time.monotonic() - started:.2f} s", flush=True)
             with _Stopper() as stop:
                 stop.wait()
             return 0
         _print_urls(options, None if pin is None else show_pin(pin, data_dir), started)
-        return _serve(runtime, settings, options)
+        return _serve(runtime, settings, options, sock)
     finally:
         if link is not None:
             link.stop()
@@ -511,13 +552,26 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _cmd_demo(args: argparse.Namespace) -> int:
     started = time.monotonic()
     setup_logging(args.verbose)
+    if not (args.speed > 0 and 0 <= args.irregularity_rate <= 1 and args.boards >= 1):
+        print("tablectl demo: --speed must be > 0, --irregularity-rate 0..1, --boards >= 1", file=sys.stderr)
+        return 2
+    listening = _listen_first(args, None, "demo")
+    if isinstance(listening, int):
+        return listening
+    server, sock = listening
+    try:
+        return _demo_table(args, server, sock, started)
+    finally:
+        if sock is not None:
+            sock.close()  # the server closes it once served; here on the ways out before that
+
+
+def _demo_table(args: argparse.Namespace, server: ServerOptions, sock: socket.socket | None, started: float) -> int:
+    """``tablectl demo`` once its port is held (``sock``; None with ``--no-web``): the exit status."""
     from controller.sensing.deck import DeckRegistry as Registry
     from drivers.sim import SimTable, default_deck
     from tablectl.demo import DEFAULT_CORPUS_FILE, DemoOptions, DemoPlayers, corpus_dir, describe, pick_boards
 
-    if not (args.speed > 0 and 0 <= args.irregularity_rate <= 1 and args.boards >= 1):
-        print("tablectl demo: --speed must be > 0, --irregularity-rate 0..1, --boards >= 1", file=sys.stderr)
-        return 2
     corpus = corpus_dir()
     path = corpus / (args.corpus_file or DEFAULT_CORPUS_FILE)
     if not path.is_file():
@@ -569,9 +623,6 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         print(f"tablectl demo: {exc}", file=sys.stderr)
         return 2
     try:
-        server = server_options(args, None)
-        if not args.no_web:
-            check_server(server)
         pin_hash, pin = _pin(args, None, generate=True)
         link_key, table_id = _link(args, None)
     except ValueError as exc:
@@ -583,7 +634,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     stop = threading.Event()
     thread = threading.Thread(target=_play, args=(players, stop), name="demo players", daemon=True)
     try:
-        if args.no_web:
+        if sock is None:
             print(f"  started in {time.monotonic() - started:.2f} s", flush=True)
             thread.start()
             with _Stopper() as signalled:
@@ -597,7 +648,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         thread.start()
         code = _serve(runtime, WebSettings(check_pin=_check_pin(pin_hash), table_name="Demo table",
                                            link_key=link_key, table_id=table_id, hosts=server.hosts,
-                                           public_records=_public_records(args.public_records)), server)
+                                           public_records=_public_records(args.public_records)), server, sock)
         stop.set()
         thread.join(10)
         return code

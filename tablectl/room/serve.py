@@ -21,7 +21,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -83,16 +82,6 @@ def _the_pin(args: argparse.Namespace) -> tuple[str, str | None]:
     return pin, pin
 
 
-def _port_free(host: str, port: int) -> bool:
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((host, port))
-        except OSError:
-            return False
-    return True
-
-
 def _serve_console(console: Any, pin_hash: str, options: Any, club: str, link_key: bytes | None = None,
                    table_urls: dict[str, str] | None = None) -> int:
     from tablectl.serve import run_server
@@ -145,10 +134,10 @@ def _cmd_console(args: argparse.Namespace) -> int:
         print(f"tablectl console: {exc}", file=sys.stderr)
         return 2
     host, port = options.host, options.port
-    if not _port_free(host, port):
-        print(f"tablectl console: port {port} on {host} is taken by another program: choose another with --port",
-              file=sys.stderr)
-        return 2
+    from tablectl.ports import PORT_TAKEN_EXIT, port_problem
+    if (taken := port_problem(host, port)) is not None:
+        print(f"tablectl console: {taken}", file=sys.stderr)
+        return PORT_TAKEN_EXIT
     data_dir = args.data_dir or Path(os.environ.get("STATE_DIRECTORY", "").split(":")[0] or ".console-data")
     session = None
     if args.session is not None:
@@ -189,12 +178,10 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
         print("tablectl room demo: --tables must be 1 to 30", file=sys.stderr)
         return 2
     ports = [args.port + i for i in range(n + 1)]
-    taken = [p for p in ports if not _port_free("127.0.0.1", p)]
-    if taken:
-        print(f"tablectl room demo: port(s) {', '.join(map(str, taken))} on 127.0.0.1 are taken by another "
-              f"program: stop it, or choose other ports with --port (the console gets --port, table N --port+N)",
-              file=sys.stderr)
-        return 2
+    from tablectl.ports import PORT_TAKEN_EXIT, taken_ports_message
+    if (taken := taken_ports_message("127.0.0.1", ports)) is not None:
+        print(f"tablectl room demo: {taken} (the console gets --port, table N --port+N)", file=sys.stderr)
+        return PORT_TAKEN_EXIT
     try:
         pin, made_up = _the_pin(args)
     except ValueError as exc:
