@@ -14,6 +14,7 @@ A session file has one ``[session]`` table::
     first_board = 1
     scoring = "MP"               # pairs: MP, Butler, CrossIMP; teams: Teams
     matchpoints = "ebu"          # ebu (2 per pair beaten) or acbl (1)
+    round_minutes = 22.5         # the time of a round, the move included (default 7.5 a board)
 
 Team movements name their teams: ``teams = 6`` (teams 1 to 6) or ``teams = ["Reds", "Blues"]``
 (``teams`` for a two-room match: exactly two, by default "1" and "2"). A Swiss lists its
@@ -56,7 +57,9 @@ _KEYS = {
     MovementKind.ROUND_ROBIN: {"teams", "rounds", "boards_per_round"},
     MovementKind.SWISS: {"teams", "rounds", "boards_per_round"},
 }
-_COMMON = {"name", "movement", "first_board", "scoring", "matchpoints", "date"}
+_COMMON = {"name", "movement", "first_board", "scoring", "matchpoints", "date", "round_minutes"}
+MINUTES_PER_BOARD = 7.5
+"""A round's time by default: this many minutes per board, the move included."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +73,15 @@ class Session:
     rounds: int
     conventions: Conventions = field(default=Conventions())
     date: str | None = None
+    round_minutes: float | None = None
+    """The time of a round, the move included, as the session file says (None: not said)."""
+
+    @property
+    def minutes_per_round(self) -> float:
+        """The time of a round in minutes: ``round_minutes``, else 7.5 a board."""
+        if self.round_minutes is not None:
+            return self.round_minutes
+        return MINUTES_PER_BOARD * self.sections[0][1].boards_per_round
 
     @property
     def is_teams(self) -> bool:
@@ -189,7 +201,17 @@ class _Reader:
         except MovementError as exc:  # from the movement itself: its message names the value
             raise MovementError(f"{self.source}: {exc}") from None
         return Session(self.text("name", "Session") or "Session", kind, scoring, sections, planned, conventions,
-                       self.text("date"))
+                       self.text("date"), self.minutes())
+
+    def minutes(self) -> float | None:
+        value = self.table.get("round_minutes")
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail("round_minutes", "a number of minutes is expected")
+        if not 1 <= value <= 240:
+            raise self.fail("round_minutes", "1 to 240 minutes")
+        return float(value)
 
     def scoring(self, kind: MovementKind) -> Scoring:
         text = self.text("scoring")

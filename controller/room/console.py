@@ -17,7 +17,11 @@ for each table and session the highest ``seq`` it holds with nothing missing bef
 * the boards checked across the room: the same board with different deals at two tables
   (Law 87, a fouled board) or a board played in a round the movement does not give it (Law
   15) is a call on the queue (``origin`` ``room``) and an alarm;
-* the recent alerts, newest last.
+* the recent alerts, newest last;
+* with the Director's session, the **round clock** (``controller.room.clock``: he starts it when
+  he calls a round) and the tables **late** for a round whose time is up;
+* what the **players** may see of the results (``controller.room.players``: the Director's
+  two settings, and whether the session is over), one message per table (``for_players``).
 
 The state is the console thread's own (plain mutable objects, never shared); its output,
 ``snapshot()``, is plain JSON for the page.
@@ -30,6 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.fieldscore.session import Session
+from controller.room.clock import Late, RoundClock, late_tables
+from controller.room.players import PlayerSettings, for_table, session_complete
 from controller.room.results import RoomAlert, RoomResults, table_order
 
 __all__ = ["Call", "Received", "Room", "Stream", "tile_colour"]
@@ -105,9 +111,10 @@ class Tile:
     state_time: float = 0.0
 
 
-def tile_colour(tile: Tile, calls: list[Call]) -> str:
+def tile_colour(tile: Tile, calls: list[Call], late: bool = False) -> str:
     """The tile's state: ``offline``, ``irregularity`` (awaiting a ruling), ``called`` (the
-    arbiter called at the table), ``round_finished``, ``idle`` or ``playing``."""
+    arbiter called at the table), ``late`` (the round's time is up, its boards not all played),
+    ``round_finished``, ``idle`` or ``playing``."""
     if not tile.online:
         return "offline"
     open_calls = [c for c in calls if c.table == tile.table and c.state != "resolved"]
@@ -115,6 +122,8 @@ def tile_colour(tile: Tile, calls: list[Call]) -> str:
         return "irregularity"
     if open_calls:
         return "called"
+    if late:
+        return "late"
     state = tile.state or {}
     if state.get("round_finished"):
         return "round_finished"
@@ -148,6 +157,10 @@ class Room:
         self.results = RoomResults(session, session.name if session is not None else club)
         self.alerts: deque[Json] = deque(maxlen=alerts_kept)
         self.replies: dict[str, Json] = {}
+        self.clock = None if session is None else RoundClock(session.minutes_per_round, session.rounds)
+        self.players = PlayerSettings()
+        self.ended = False
+        """The Director has ended the session (``end_session``)."""
 
     @property
     def travellers(self) -> dict[str, dict[str, Json]]:
@@ -278,6 +291,64 @@ class Room:
         for call in self._open(table):
             call.state = "being_ruled"
 
+    def start_round(self, now: float, round_: int) -> RoundClock:
+        """The Director calls round ``round_``: the clock runs from ``now`` (ValueError without a
+        session, or for a round the session lacks)."""
+        if self.clock is None:
+            raise ValueError("the round clock needs the Director's session (tablectl console --session FILE)")
+        self.clock = self.clock.start(now, round_)
+        return self.clock
+
+    def stop_clock(self) -> None:
+        if self.clock is not None:
+            self.clock = self.clock.stop()
+
+    def set_players(self, settings: PlayerSettings) -> None:
+        """The Director's settings for what the players see (``controller.room.players``)."""
+        self.players = settings
+
+    def end_session(self, ended: bool = True) -> None:
+        """The Director ends the session (the players see every board they played, and the ranking
+        if he publishes it at the end), or takes that back."""
+        self.ended = ended
+
+    def session_over(self) -> bool:
+        """The Director ended the session, or every table has played all its boards."""
+        return self.ended or session_complete(self.results)
+
+    def _tables(self) -> list[str]:
+        """Every table the console knows: those heard from, those with results, the session's."""
+        names = set(self.tiles)
+        for board in self.results.results.values():
+            names.update(board)
+        session = self.results.session
+        if session is not None:
+            for name, movement in session.sections:
+                names.update(f"{name}{n}" for n in range(1, movement.tables + 1))
+        return sorted(names, key=_order)
+
+    def late(self, now: float) -> list[Late]:
+        """The tables late for a round whose time is up (``controller.room.clock``)."""
+        if self.clock is None or not self.clock.running:
+            return []
+        played: dict[str, int] = {}
+        for board in self.results.results.values():
+            for table in board:
+                played[table] = played.get(table, 0) + 1
+        for table, tile in self.tiles.items():
+            seen = (tile.state or {}).get("boards_played")
+            if isinstance(seen, int) and seen > played.get(table, 0):
+                played[table] = seen
+        due = {t: d for t in self._tables() if (d := self.results.due_by_round(t))}
+        return late_tables(self.clock, now, played, due)
+
+    def for_players(self, now: float) -> dict[str, Json]:
+        """Per table, what its players may see now (``controller.room.players.for_table``)."""
+        ended = self.session_over()
+        clock_round = None if self.clock is None else self.clock.round_at(now)
+        return {t: for_table(self.results, t, self.players, ended=ended, clock_round=clock_round)
+                for t in self._tables()}
+
     # -- output -----------------------------------------------------------------------------------
 
     def acknowledged(self, table: str) -> tuple[str, int] | None:
@@ -295,20 +366,25 @@ class Room:
     def snapshot(self, now: float) -> Json:
         """The whole room for the console page (JSON)."""
         calls = sorted(self.calls.values(), key=lambda c: (c.state == "resolved", c.since))
+        late = self.late(now)
+        late_at = {x.table for x in late}
         tiles = []
         for table in sorted(self.tiles, key=_order):
             tile = self.tiles[table]
             state = dict(tile.state or {})
             state.pop("view", None)
             open_calls = [c for c in calls if c.table == table and c.state != "resolved"]
-            tiles.append({"table": table, "online": tile.online, "colour": tile_colour(tile, calls),
+            tiles.append({"table": table, "online": tile.online, "colour": tile_colour(tile, calls, table in late_at),
                           "state": state, "seen": tile.seen, "state_time": tile.state_time,
                           "calls": [c.key for c in open_calls],
                           "oldest_call": min((c.since for c in open_calls), default=None)})
         alerts = [{k: a.get(k) for k in _ALERT_FIELDS if k in a} for a in list(self.alerts)[-30:]]
         return {"kind": "room", "club": self.club, "now": now, "tiles": tiles,
                 "calls": [c.as_json(now) for c in calls], "travellers": self.results.travellers(),
-                "ranking": self.results.ranking(), "scores": self.results.scores(), "alerts": alerts}
+                "ranking": self.results.ranking(), "scores": self.results.scores(), "alerts": alerts,
+                "clock": None if self.clock is None else self.clock.as_json(now),
+                "late": [x.as_json() for x in late], "players": self.players.as_json(),
+                "ended": self.ended, "over": self.session_over()}
 
     def scorecard(self, pair: str, section: str | None = None) -> Json:
         """``pair``'s session so far (``controller.room.results.RoomResults.scorecard``)."""

@@ -352,6 +352,35 @@ class RoomResults:
                 f"{_boards_text(_set_boards(movement, sitting))} (Law 15)")
         return [RoomAlert(f"room/15/{table}/{board}", table, board, "15", what)]
 
+    def current(self, table: str) -> Attribution | None:
+        """Who sits at ``table`` now as the movement has it: the round of the board it began last
+        (None: no session, a table the session lacks, or no board begun yet)."""
+        where = self.place(table)
+        way = self._ways.get(table)
+        if where is None or way is None or way.current is None:
+            return None
+        section, _, sittings = where
+        s = sittings[way.current]
+        return Attribution(section or None, s.ns, s.ew, s.round, s.table)
+
+    def boards_per_round(self, table: str) -> int:
+        """The boards of a round at ``table`` (0: no session, or a table the session lacks)."""
+        where = self.place(table)
+        return 0 if where is None else where[1].boards_per_round
+
+    def due_by_round(self, table: str) -> dict[int, int]:
+        """The boards ``table`` must have finished by the end of each round (its sit-outs give none)."""
+        where = self.place(table)
+        if where is None:
+            return {}
+        _, movement, sittings = where
+        out: dict[int, int] = {}
+        total = 0
+        for r in range(1, max(s.round for s in sittings) + 1):
+            total += movement.boards_per_round * sum(1 for s in sittings if s.round == r)
+            out[r] = total
+        return out
+
     def attribution(self, table: str, board: str, body: Mapping[str, Any]) -> Attribution:
         """Whom ``table``'s result on ``board`` belongs to (module doc)."""
         where = self.place(table)

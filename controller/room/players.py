@@ -1,0 +1,112 @@
+"""What the players at a table may see of the room's results, pure: ``for_table``.
+
+The console publishes to each table (``bridge/<club>/table/<id>/results``, retained) what its
+players may see, as the Director has set it (``PlayerSettings``):
+
+* the **travellers** (``travellers`` on or off): a board's results at every table, only once the
+  players at this table have played it themselves, never before (it would tell them the deal):
+  the boards this table has finished with the pairs seated at it now, the round they are in.
+  When the table has finished that round and the round clock has moved on, the players move:
+  the round's travellers go from the table, so the next pair never sees a board it may still
+  play. Without the Director's session (no movement) the table's pairs stay put, and every board
+  it finished is theirs. Once the session is over, every board the table finished is shown;
+  a board the table has not finished never is;
+* each seated pair's **scorecard**: its boards among those shown, its score and points;
+* the **ranking** (``ranking``): ``live`` (as it stands, all along), ``end`` (once the session is
+  over: the Director ends it, or every table has played all its boards) or ``never``.
+
+A table shows what it receives only for boards it has finished itself (``web_ui.player_results``),
+whatever a message says: the console's rule above, and the table's own check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from controller.room.results import Attribution, RoomResults, table_order
+
+__all__ = ["RANKING_WHEN", "PlayerSettings", "for_table", "session_complete"]
+
+Json = dict[str, Any]
+
+RANKING_WHEN = ("end", "live", "never")
+"""When the players see the ranking: at the end of the session, all along, or never."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSettings:
+    """The Director's two settings for the players' results page (module doc)."""
+
+    travellers: bool = True
+    ranking: str = "end"
+
+    def __post_init__(self) -> None:
+        if self.ranking not in RANKING_WHEN:
+            raise ValueError(f"the ranking is shown to the players {', '.join(RANKING_WHEN)}, not {self.ranking!r}")
+
+    def as_json(self) -> Json:
+        return {"travellers": self.travellers, "ranking": self.ranking}
+
+
+def session_complete(results: RoomResults) -> bool:
+    """Every table of the Director's session has a result on every board its movement gives it."""
+    session = results.session
+    if session is None:
+        return False
+    have: dict[tuple[str | None, int, int], int] = {}
+    for (_, _), (who, _, _) in results.scored().rows.items():
+        if who.round is not None and who.sitting_table is not None:
+            key = (who.section, who.sitting_table, who.round)
+            have[key] = have.get(key, 0) + 1
+    for name, movement in session.sections:
+        for s in movement.sittings:
+            if not s.sit_out and have.get((name or None, s.table, s.round), 0) < movement.boards_per_round:
+                return False
+    return True
+
+
+def _shown(results: RoomResults, table: str, ended: bool, clock_round: int | None) -> list[tuple[str, Attribution]]:
+    """The boards ``table``'s players may see (module doc), with whom each was played by."""
+    rows = results.scored().rows
+    mine = [(board, rows[(board, table)][0]) for board in results.results
+            if table in results.results[board] and (board, table) in rows]
+    if ended or results.session is None:
+        return mine
+    now = results.current(table)
+    if now is None:
+        return []
+    shown = [(board, who) for board, who in mine
+             if who.round == now.round and {who.ns, who.ew} == {now.ns, now.ew} and not who.law15]
+    finished = len(shown) >= results.boards_per_round(table)
+    if finished and clock_round is not None and clock_round > (now.round or 0):
+        return []  # the round is over at this table and the clock has moved on: the players move
+    return shown
+
+
+def for_table(results: RoomResults, table: str, settings: PlayerSettings, *, ended: bool,
+              clock_round: int | None = None) -> Json:
+    """The results message for ``table``'s players (module doc); ``clock_round`` is the round the
+    round clock is in (None: no clock)."""
+    shown = sorted(_shown(results, table, ended, clock_round), key=lambda bw: table_order(bw[0]))
+    travellers: list[Json] = []
+    pairs: list[tuple[str | None, str]] = []
+    if settings.travellers:
+        by_board = {t["board"]: t for t in results.travellers()}
+        travellers = [by_board[board] for board, _ in shown if board in by_board]
+        now = results.current(table) if not ended else None
+        last = shown[-1][1] if shown else None
+        seated = now or last
+        if seated is not None:
+            pairs = [(seated.section, seated.ns), (seated.section, seated.ew)]
+    boards = {board for board, _ in shown}
+    cards = []
+    for section, pair in pairs:
+        card = results.scorecard(pair, section)
+        rows = card["boards"] if ended else [b for b in card["boards"] if b["board"] in boards and b["table"] == table]
+        cards.append({**card, "boards": rows})
+    show_ranking = settings.ranking == "live" or (settings.ranking == "end" and ended)
+    return {"kind": "results", "table": table, "name": results.name, "ended": ended,
+            "settings": settings.as_json(), "boards": sorted(boards, key=table_order),
+            "travellers": travellers, "scorecards": cards,
+            "ranking": results.ranking() if show_ranking else None}
