@@ -32,6 +32,7 @@ from controller.play import Play, Trick
 from controller.seats import Seat, Side
 
 __all__ = [
+    "DUPLICATE2017_RULES",
     "LEAD_BAN",
     "LEAD_OPT_26",
     "LEAD_REQ",
@@ -57,7 +58,9 @@ __all__ = [
     "cards_from",
     "change_lead_suits",
     "forbidden_call",
+    "is_lowest_sufficient_same_denomination",
     "is_major",
+    "lead_ban_suits",
     "lead_suits_of",
     "penalty_cards_to_designate",
     "playable_cards",
@@ -91,8 +94,9 @@ class Obligation:
     ``call`` is the call to repeat (REPEAT), the bid not to double again (NO_X_SAME), or the
     cancelled call (REPLACE_CALL and the OOR waiting states). ``suits`` are the suits a
     lead option may name (LEAD_OPT_26: empty when the withdrawn call named none, then
-    declarer may only prohibit). ``mode`` is ``highest``, ``lowest`` or ``forbid`` for
-    PLAY_OPT_57, and the situation for REPLACE_CALL.
+    declarer may only prohibit; under 2017 Law 26B the suits he may prohibit). ``mode`` is
+    ``highest``, ``lowest``, ``forbid`` or ``require`` (2017 Law 57A) for PLAY_OPT_57, and
+    the situation for REPLACE_CALL (``comparable``: 2017 Law 23, the arbiter judges the call).
     """
 
     kind: str
@@ -189,6 +193,25 @@ class RulesOfCode:
     # a revoke on the twelfth trick is corrected even once established, and transfers no trick:
     # D 62D, 64B6; R 62, 64D5; the 1905 laws have no such rule (W 86, 87)
     twelfth_trick_revoke_corrected: bool = True
+    # 2017 Law 23: the call that replaces a cancelled one (27B1(b), 30B1, 31A2, 31B, 32A2, 32B) is held
+    # for the arbiter's judgement, comparable or not; only a call not comparable bars the partner
+    # (once after a call out of rotation, for the rest after an insufficient bid: 27B2). 2008: the
+    # position and the denomination decide at once (D 30-32)
+    comparable_call: bool = False
+    # 2017 Law 26B (as amended by the WBF Laws Committee, 2017): declarer may only prohibit one suit the
+    # offender did not specify in the legal auction; 2008 D 26A lets him require or prohibit a suit named
+    lead_restriction_prohibit_only: bool = False
+    # 2017 Law 57A: declarer may also require the offender's partner to play a suit other than the suit led
+    premature_play_requires_suit: bool = False
+    # 2017 Law 54C: once declarer could have seen dummy he must accept the opening lead out of turn
+    # and stays declarer (he may no longer spread his hand and become dummy); 2008 D 54 lets him
+    seen_dummy_keeps_declarer: bool = False
+    # 2017 Law 68D2(b): a doubted claim; play may go on at the non-claiming side's request when all
+    # four agree, the claim then void; 2008 D 68D: play ceases
+    doubted_claim_may_play_on: bool = False
+    # 2017 (WBF Laws Committee, 15 Aug 2017): a card exposed before the first call of the board goes
+    # back to the hand, Law 16D only; 2008 D 24 applies from the start of the auction period
+    card_exposed_before_auction_returns: bool = False
 
 
 DUPLICATE_RULES = RulesOfCode()
@@ -200,6 +223,12 @@ RUBBER_RULES = RulesOfCode(
     disputed_claim_plays_on=True, both_sides_revoked_no_transfer=False,
     pc_prohibition_covers_every_suit=True)
 RUBBER_CLUB_RULES = replace(RUBBER_RULES, disputed_claim_plays_on=False)
+DUPLICATE2017_RULES = RulesOfCode(
+    condoned_barred_call_bars_partner=False, barred_call_bars_both=True, last_trick_lead_acceptable=False,
+    comparable_call=True, lead_restriction_prohibit_only=True, premature_play_requires_suit=True,
+    seen_dummy_keeps_declarer=True, doubted_claim_may_play_on=True, card_exposed_before_auction_returns=True)
+"""The 2017 Laws (WBF; ACBL from Sept 2017): 37A keeps only the offender's own bar, 37B bars both,
+53A no acceptance at trick 13, and the rules above (LAWS2017.md section 2)."""
 BRIDGE1905_RULES = RulesOfCode(duplicated_boards=False, condoned_barred_call_bars_partner=False,
                                lead_options_drop_suits_bid_legally=False,
                                lead_options_after_repeated_denomination=False, revoke_penalty="w87",
@@ -352,6 +381,22 @@ def skipped_turn(auction: Auction) -> int | None:
     return None
 
 
+def is_lowest_sufficient_same_denomination(call: Call, withdrawn: Call, auction: Auction) -> bool:
+    """Whether ``call`` replaces the insufficient bid ``withdrawn`` by the lowest sufficient bid in
+    its denomination (D 27B1(a); 2017 27B1(a): "the same denomination(s)")."""
+    last = auction.last_bid
+    return (call.is_bid and call.denomination is withdrawn.denomination and last is not None
+            and call.rank <= last.rank + 5)
+
+
+def lead_ban_suits(auction: Auction, offender: Seat) -> tuple[Suit, ...]:
+    """The suits declarer may prohibit under 2017 Law 26B: those ``offender`` did not specify in the
+    legal auction (here: every suit he did not bid; the arbiter may correct it for artificial bids)."""
+    named = {c.denomination.trump for c in auction.calls_of(offender)
+             if c.is_bid and c.denomination is not None and c.denomination.trump is not None}
+    return tuple(s for s in Suit if s not in named)
+
+
 def lead_suits_of(call: Call) -> tuple[Suit, ...]:
     """The suits a withdrawn call names, for Law 26 (none for NT, pass, double, redouble).
 
@@ -450,6 +495,9 @@ def _apply_restriction(ob: Obligation, cards: list[Card], led: Suit | None) -> l
         return [c for c in cards if c.suit not in ob.suits]
     if ob.mode == "forbid":
         return [c for c in cards if c.suit not in ob.suits]
+    if ob.mode == "require":
+        # 2017 Law 57A3: a card of the suit named (other than the suit led: only once void in it)
+        return [c for c in cards if c.suit in ob.suits]
     of_led = [c for c in cards if c.suit is led]
     if not of_led:
         return cards

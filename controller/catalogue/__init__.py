@@ -162,7 +162,8 @@ class Option:
     ``sentence`` names who chooses and what happens next, with ``{placeholders}``
     (``PLACEHOLDERS`` and the option's argument names); ``by_code`` replaces it where a code
     rectifies differently; ``only_if`` names a condition the table must report for the
-    option to be offered (``named_suit``: the withdrawn call named a suit, Law 26A).
+    option to be offered (``named_suit``: the withdrawn call named a suit, Law 26A);
+    ``codes``: the codes that have the option (empty: every code of the situation).
     """
 
     code: str
@@ -170,13 +171,20 @@ class Option:
     args: tuple[Arg, ...] = ()
     by_code: tuple[tuple[str, str], ...] = ()
     only_if: str = ""
+    codes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if not set(self.codes) <= set(CODE_NAMES):
+            raise ValueError(f"option {self.code!r}: unknown codes {self.codes!r}")
         names = {a.name for a in self.args}
         for text in (self.sentence, *(s for _, s in self.by_code)):
             for _, field, _, _ in string.Formatter().parse(text):
                 if field is not None and field not in PLACEHOLDERS and field not in names:
                     raise ValueError(f"option {self.code!r}: unknown placeholder {{{field}}} in {text!r}")
+
+    def in_code(self, code: str | None) -> bool:
+        """Whether ``code`` has this option (None: any code)."""
+        return code is None or not self.codes or code in self.codes
 
     def sentence_for(self, code: str | None = None) -> str:
         """The sentence template in ``code`` (the general one when the code has none of its own)."""
@@ -242,9 +250,13 @@ class Situation:
     def option(self, code: str) -> Option | None:
         return next((o for o in self.options if o.code == code), None)
 
-    def offered(self, conditions: frozenset[str] = frozenset()) -> tuple[str, ...]:
-        """The option codes the table offers, given the ``conditions`` it found true."""
-        return tuple(o.code for o in self.options if not o.only_if or o.only_if in conditions)
+    def options_in(self, code: str | None) -> tuple[Option, ...]:
+        """The options ``code`` has here (all of them for None)."""
+        return tuple(o for o in self.options if o.in_code(code))
+
+    def offered(self, conditions: frozenset[str] = frozenset(), code: str | None = None) -> tuple[str, ...]:
+        """The option codes the table offers in ``code``, given the ``conditions`` it found true."""
+        return tuple(o.code for o in self.options_in(code) if not o.only_if or o.only_if in conditions)
 
 
 # --- the text of cards, calls and laws ------------------------------------------------------------
@@ -411,7 +423,7 @@ def required_everywhere(option: str) -> tuple[str, ...]:
         if opt is None:
             continue
         for code in CODE_NAMES:
-            if not sit.applies_in(code):
+            if not sit.applies_in(code) or not opt.in_code(code):
                 continue
             here = {a.name for a in opt.args_in(code) if a.required}
             needed = here if needed is None else needed & here
@@ -426,6 +438,8 @@ def ruling_problem(situation: str, option: str, args: Mapping[str, object], code
     """
     sit = situation_named(situation)
     opt = sit.option(option)
+    if opt is not None and not opt.in_code(code):
+        return f"option {option!r} does not exist in {code} ({situation})"
     if opt is None:
         return (f"option {option!r} is not one of {situation}'s "
                 f"({', '.join(sit.option_codes) or 'none'})")

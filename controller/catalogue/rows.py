@@ -77,6 +77,12 @@ def _suit(label: str, choices: str = "") -> Arg:
     return Arg("suit", "suit", True, label, choices)
 
 
+_WITH_AUCTION = ("duplicate", "duplicate2017", "rubber", "chicago")
+"""The codes with an auction (the 1905 game has a declaration instead, W 45)."""
+_BEFORE_2017 = ("duplicate", "rubber", "chicago")
+"""The codes with an auction whose rectifications predate the 2017 Laws."""
+D2017 = "duplicate2017"
+
 _TRICKS_DECLARER = Arg("tricks", "tricks", True, "declarer's tricks in all", unknown="the number of tricks he decides")
 
 # --- options used by several situations -------------------------------------------------------------
@@ -97,6 +103,9 @@ _PREMATURE = (
                              "this trick; {card} becomes a major penalty card"),
     Option("forbid_suit", "{declarer} forbids {partner} to play {suit} to this trick; {card} becomes a major "
                           "penalty card", (_suit("suit forbidden (not the suit led)", "not_led"),)),
+    Option("require_suit", "{declarer} requires {partner} to play {suit} to this trick (once void in the suit "
+                           "led); {card} becomes a major penalty card",
+           (_suit("suit required (not the suit led)", "not_led"),), codes=(D2017,)),
 )
 _TWO_CARDS = Arg("card", "card", True, "the card he meant to play", "two_cards", unknown="one of the two")
 _DECK = (
@@ -107,13 +116,15 @@ _DECK = (
 _CLAIM = (
     Option("agree", "the arbiter upholds the claim as stated: the board ends with the tricks claimed"),
     Option("award", "the arbiter awards declarer {tricks} in all and the board ends", (_TRICKS_DECLARER,)),
+    Option("play_on", "at the request of the side that did not claim, all four players agree to play on: the "
+                      "claim is void and the result of the play stands", codes=(D2017,)),
 )
 _NEW_DEAL = Option("new_deal", "{chooser} claims a new deal: the same dealer deals again")
 
 
 def _cancel_oor(sentence: str, *, artificial: bool = False, by_code: tuple[tuple[str, str], ...] = ()) -> Option:
     args = (Arg("artificial", "flag", False, "the pass was artificial (D 30C): treated as a bid out of rotation",
-                codes=("duplicate",)),) if artificial else ()
+                codes=("duplicate", D2017)),) if artificial else ()
     return Option("cancel", "{lho} does not accept: " + sentence, args, by_code)
 
 
@@ -127,11 +138,14 @@ _INADVERTENT_AT_PARTNERS_TURN = Option(
 LHO: the table reads it as a call out of rotation (Laws 30-32), the arbiter may find it a change."""
 
 _PASS_CANCELLED = "the pass is cancelled and the turn goes back to the player whose turn it was; "
+_PASS_CANCELLED_2017 = "{lho} does not accept: " + _PASS_CANCELLED
+_COMPARABLE_ONCE = ("{offender} may call freely at his turn and the arbiter judges whether that call is comparable "
+                    "(Law 23): if not, {partner} must pass at his next turn and declarer may forbid one suit")
+_PARTNER_FREE_2017 = ((D2017, "{lho} does not accept: {call} is cancelled and the turn goes back to the player "
+                              "whose turn it was; {partner} may call freely, then " + _COMPARABLE_ONCE),)
 _BARRED_AFTER_BID = ("{call} is cancelled and the turn goes back to the player whose turn it was; {partner} must "
                      "pass for the rest of the auction and declarer may have lead options when {partner} is on lead")
 
-_WITH_AUCTION = ("duplicate", "rubber", "chicago")
-"""The codes with an auction (the 1905 game has a declaration instead, W 45)."""
 
 # --- the rows -----------------------------------------------------------------------------------------
 
@@ -141,9 +155,15 @@ _AUCTION: tuple[Row, ...] = (
         Option("correct", "{lho} does not accept: {offender}'s next call replaces {call}; the lowest sufficient "
                           "bid in the same denomination costs nothing, other calls bar {partner} and may give "
                           "declarer lead options", (
-                              Arg("same_meaning", "flag", False, "the replacement has the same meaning (27B1b)"),
+                              Arg("same_meaning", "flag", False, "the replacement has the same meaning (27B1b)",
+                                  codes=_BEFORE_2017),
                               Arg("artificial", "flag", False,
-                                  "the insufficient bid or its replacement is artificial (27B1a)"))),
+                                  "the insufficient bid or its replacement is artificial (27B1a)",
+                                  codes=_BEFORE_2017)),
+               by_code=((D2017, "{lho} does not accept: {offender}'s next call replaces {call}, and the arbiter "
+                                "judges it: the lowest sufficient bid in the same denomination, or a comparable "
+                                "call, costs nothing (the arbiter may adjust after the play); any other call bars "
+                                "{partner} for the rest of the auction and lets declarer forbid one suit"),)),
     )),
     Row("change_of_call", ("change_of_call",), "the player who changed his call", "arbiter", (
         Option("inadvertent", "the arbiter finds the change inadvertent: {offender}'s substitute call stands "
@@ -154,7 +174,7 @@ _AUCTION: tuple[Row, ...] = (
         Option("purposeful", "the arbiter finds the change purposeful: the first call stands unless {lho} "
                              "accepts the substitute", (
                                  Arg("accepted", "flag", False, "LHO accepts the substitute (D 25B)",
-                                     codes=("duplicate",)),
+                                     codes=("duplicate", D2017)),
                                  Arg("keep", "flag", False, "the offender keeps his first call (R 25B)",
                                      codes=("rubber", "chicago"))),
                by_code=tuple((c, "the arbiter finds the change purposeful: the substitute stands (or the "
@@ -165,7 +185,9 @@ _AUCTION: tuple[Row, ...] = (
             "a call out of rotation, which the arbiter may find a change of call."),
     Row("pass_oor_before_any_bid", ("call_out_of_rotation",), "the player who passed out of rotation", "lho", (
         _ACCEPT_CALL,
-        _cancel_oor(_PASS_CANCELLED + "{offender} must pass at his next turn", artificial=True),
+        _cancel_oor(_PASS_CANCELLED + "{offender} must pass at his next turn", artificial=True,
+                    by_code=((D2017, _PASS_CANCELLED_2017 + "at RHO's turn {offender} must pass at his next turn; "
+                              "at partner's or LHO's turn " + _COMPARABLE_ONCE),)),
     ), title="Pass out of rotation before any bid"),
     Row("pass_oor_rho_turn_after_bid", ("call_out_of_rotation",), "the player who passed out of rotation", "lho", (
         _ACCEPT_CALL,
@@ -175,27 +197,31 @@ _AUCTION: tuple[Row, ...] = (
         "lho", (
             _ACCEPT_CALL,
             _cancel_oor(_PASS_CANCELLED + "{offender} must pass for the rest of the auction and {partner} may "
-                        "not double or redouble at his next turn", artificial=True),
+                        "not double or redouble at his next turn", artificial=True,
+                        by_code=((D2017, _PASS_CANCELLED_2017 + _COMPARABLE_ONCE),)),
             _INADVERTENT_AT_PARTNERS_TURN,
         ), title="Pass out of rotation at partner's turn"),
     Row("bid_oor_rho_turn", ("call_out_of_rotation",), "the player who bid out of rotation", "lho", (
         _ACCEPT_CALL,
         _cancel_oor("{call} is cancelled; if {rho} then passes, {offender} must repeat it; if {rho} bids, doubles "
-                    "or redoubles, {offender} may call freely and {partner} may be barred"),
+                    "or redoubles, {offender} may call freely and {partner} may be barred",
+                    by_code=((D2017, "{lho} does not accept: {call} is cancelled; if {rho} then passes, {offender} "
+                              "must repeat it; if {rho} bids, doubles or redoubles, " + _COMPARABLE_ONCE),)),
     ), title="Bid out of rotation at RHO's turn"),
     Row("bid_oor_partner_turn", ("call_out_of_rotation",), "the player who bid out of rotation", "lho", (
-        _ACCEPT_CALL, _cancel_oor(_BARRED_AFTER_BID), _INADVERTENT_AT_PARTNERS_TURN,
+        _ACCEPT_CALL, _cancel_oor(_BARRED_AFTER_BID, by_code=_PARTNER_FREE_2017), _INADVERTENT_AT_PARTNERS_TURN,
     ), title="Bid out of rotation at partner's turn",
         note="Also when the offender made the call just before LHO's: the table reads a new call, not a change "
              "of call; the arbiter may find it one (inadvertent)."),
     Row("bid_oor_lho_turn_first_round", ("call_out_of_rotation",), "the player who bid out of rotation", "lho", (
-        _ACCEPT_CALL, _cancel_oor(_BARRED_AFTER_BID),
+        _ACCEPT_CALL, _cancel_oor(_BARRED_AFTER_BID, by_code=_PARTNER_FREE_2017),
     ), title="Bid out of rotation at LHO's turn"),
     Row("double_oor_partner_turn", ("call_out_of_rotation",), "the player who doubled or redoubled out of rotation",
         "lho", (
             _ACCEPT_CALL,
             _cancel_oor("{call} is cancelled; {partner} must pass for the rest of the auction, {offender} may not "
-                        "double or redouble the same bid again, and declarer may have lead options"),
+                        "double or redouble the same bid again, and declarer may have lead options",
+                        by_code=_PARTNER_FREE_2017),
             _INADVERTENT_AT_PARTNERS_TURN,
         ), title="Double or redouble out of rotation at partner's turn"),
     Row("double_oor_rho_turn", ("call_out_of_rotation",), "the player who doubled or redoubled out of rotation",
@@ -203,10 +229,12 @@ _AUCTION: tuple[Row, ...] = (
             _ACCEPT_CALL,
             _cancel_oor("{call} is cancelled; if {rho} then passes, {offender} must repeat it; if {rho} acts, "
                         "{offender} may call freely and {partner} must pass for the rest of the auction",
-                        by_code=tuple((c, "{lho} does not accept: {call} is cancelled; if {rho} then passes, "
-                                          "{offender} must repeat it; if {rho} acts, {offender} may call freely "
-                                          "and {partner} must pass at his next turn")
-                                      for c in ("rubber", "chicago"))),
+                        by_code=(*((c, "{lho} does not accept: {call} is cancelled; if {rho} then passes, "
+                                       "{offender} must repeat it; if {rho} acts, {offender} may call freely "
+                                       "and {partner} must pass at his next turn")
+                                   for c in ("rubber", "chicago")),
+                                 (D2017, "{lho} does not accept: {call} is cancelled; if {rho} then passes, "
+                                         "{offender} must repeat it; if {rho} acts, " + _COMPARABLE_ONCE))),
         ), title="Double or redouble out of rotation at RHO's turn"),
     Row("double_oor_inadmissible", ("inadmissible_call",), "the player who doubled or redoubled", "arbiter", (
         Option("cancel", "the arbiter cancels {call}, which can never be accepted: {offender} must substitute a "
@@ -222,11 +250,11 @@ _AUCTION: tuple[Row, ...] = (
                          "rest of the auction and declarer may have lead options",
                by_code=tuple((c, "the arbiter cancels {call} and a pass is put in its place; {offender} and "
                                  "{partner} must pass for the rest of the auction and declarer may have lead "
-                                 "options") for c in ("rubber", "chicago"))),
+                                 "options") for c in ("rubber", "chicago", D2017))),
     ), title="Call by a player required to pass"),
     Row("double_when_barred", ("inadmissible_call",), "the player who may not double or redouble now", "arbiter", (
         Option("cancel", "the arbiter cancels {call}: {offender} must make another call"),
-    ), title="Double or redouble by a player barred from it"),
+    ), title="Double or redouble by a player barred from it", codes=_BEFORE_2017),
     Row("call_not_repeated", ("inadmissible_call",), "the player who had to repeat his call", "arbiter", (
         Option("cancel", "the arbiter cancels {call}: {offender} makes the call he was required to repeat"),
     ), title="Call out of rotation not repeated"),
@@ -234,6 +262,30 @@ _AUCTION: tuple[Row, ...] = (
         Option("cancel", "the arbiter cancels {call}; if {offender} is a defender and it was not a pass, "
                          "declarer may have lead options"),
     ), title="Call after the auction closed"),
+    Row("comparable_call", ("call_out_of_rotation", "insufficient_bid"), "the player whose call was cancelled",
+        "arbiter", (
+            Option("lowest_same_denomination", "the arbiter finds {call} the lowest sufficient bid in the "
+                                               "denomination of the insufficient bid: it stands without "
+                                               "rectification; he may adjust after the play if the insufficient "
+                                               "bid helped (27D)", only_if="lowest_same_denomination"),
+            Option("comparable", "the arbiter finds {call} comparable to the cancelled call: it stands without "
+                                 "rectification, and no lead restriction; he may adjust after the play if the "
+                                 "infraction helped (23C)"),
+            Option("not_comparable", "the arbiter finds {call} not comparable: after an insufficient bid, "
+                                     "{partner} must pass for the rest of the auction (a double or redouble is "
+                                     "cancelled and {offender} calls again); after a call out of rotation, "
+                                     "{partner} must pass at his next turn; declarer may forbid one suit when "
+                                     "{partner} is first on lead"),
+        ), title="Comparable call? (the call replacing a cancelled one)",
+        note="2017 only: the call the offender makes at his turn after his insufficient bid or call out of "
+             "rotation was cancelled is held until the arbiter judges it (Law 23A: same or similar meaning, "
+             "a subset of its meanings, or the same purpose).", codes=(D2017,)),
+    Row("card_exposed_before_auction", ("card_exposed_in_auction",), "the player whose card was seen", "none", (
+        Option(_ACKNOWLEDGE, "recorded: {card} goes back to {offender}'s hand; no rectification, the information "
+                             "is dealt with as extraneous information"),
+    ), title="Card exposed before the auction", noted=True,
+        note="2017 only (WBF Laws Committee, 15 August 2017): before the first call of the board Law 24 does not "
+             "apply yet.", codes=(D2017,)),
     Row("card_exposed_in_auction_single_low", ("card_exposed_in_auction",), "the player whose card was seen", "none", (
         Option(_ACKNOWLEDGE, "recorded: {card} stays face up until the auction ends and is a minor penalty card "
                              "if {offender} defends; {partner} is not barred"),
@@ -252,13 +304,17 @@ _AUCTION: tuple[Row, ...] = (
         ("call_out_of_rotation", "insufficient_bid", "change_of_call", "inadmissible_call"),
         "the player whose call was withdrawn", "declarer", (
             Option("require_suit", "{declarer} requires {partner} to lead {suit}",
-                   (_suit("suit to lead", "withdrawn_suits"),), only_if="named_suit"),
+                   (_suit("suit to lead", "withdrawn_suits"),), only_if="named_suit", codes=_BEFORE_2017),
             Option("forbid_suit", "{declarer} forbids {partner} to lead {suit} for as long as he keeps the lead",
-                   (_suit("suit forbidden", "withdrawn_suits"),)),
+                   (_suit("suit forbidden", "withdrawn_suits"),),
+                   by_code=((D2017, "{declarer} forbids {partner} to lead {suit}, a suit {offender} did not "
+                                    "specify in the legal auction, for as long as he keeps the lead"),)),
             Option("no_restriction", "{declarer} leaves {partner} free to lead any card"),
         ), title="Lead option after a withdrawn call",
         note="Reported under the kind of the irregularity that withdrew the call. Declarer may require "
-             "a suit only when the withdrawn call named one (Law 26A)."),
+             "a suit only when the withdrawn call named one (2008 Law 26A); under the 2017 Laws (26B, as "
+             "amended in 2017) he may only forbid one suit the offender did not specify in the legal auction, "
+             "and never after a comparable call."),
     Row("hesitation", ("tempo",), "the player who thought long", "arbiter", (_NOTE, _DISMISS),
         title="Hesitation (a note on the timeline)", noted=True,
         note="A think far beyond the player's own pace: recorded for the arbiter who looks, not an alert."),
@@ -286,7 +342,8 @@ _LEADS: tuple[Row, ...] = (
                (_suit("suit forbidden", "card_suit"),)),
         Option("leave_penalty_card", "{declarer} refuses the lead: {card} stays face up as a major penalty card "
                                      "and {partner} leads any card"),
-    ), note="Declarer must accept the lead once he could have seen dummy's cards (Law 54B).", codes=_WITH_AUCTION),
+    ), note="Declarer must accept the lead once he could have seen dummy's cards (2008 Law 54B; 2017 Law 54C, "
+            "and then he stays declarer: he may not spread his hand).", codes=_WITH_AUCTION),
     Row("opening_lead_face_down_out_of_turn", ("lead_out_of_turn",), "the defender who led out of turn", "arbiter", (
         Option("reject", "the arbiter has {card} returned to {offender}'s hand without rectification; "
                          "{partner} leads"),
@@ -319,7 +376,8 @@ _LEADS: tuple[Row, ...] = (
             Option("reject", "the lead of {card} to the last trick cannot be accepted: it goes back (a defender's "
                              "as a penalty card) and the right hand leads"),
         ), title="Lead out of turn to the last trick",
-        note="Only where the code forbids accepting it (rubber, R 53).", codes=("rubber", "chicago")),
+        note="Only where the code forbids accepting it (rubber, R 53; 2017 Law 53A).",
+        codes=(D2017, "rubber", "chicago")),
 )
 
 _PLAY: tuple[Row, ...] = (
@@ -350,7 +408,7 @@ _PLAY: tuple[Row, ...] = (
                                     unknown="one of them"),)),
     ), title="Two or more penalty cards that may be played",
         note="Asked as soon as the defender's turn comes; a card he puts down before declarer designates waits.",
-        codes=("duplicate", "rubber", "chicago")),
+        codes=_WITH_AUCTION),
     Row("card_exposed_by_defender", ("penalty_card",), "the defender whose card was exposed", "arbiter", (
         Option(_ACKNOWLEDGE, "recorded: {card} is a penalty card, minor if a single card below the 10 exposed by "
                              "accident, else major; {offender} must play it as Law 50 says"),
@@ -382,7 +440,7 @@ _PLAY: tuple[Row, ...] = (
     Row("simultaneous_leads_by_defenders", ("simultaneous_play",), "the defender who was not on lead", "arbiter", (
         Option(_ACKNOWLEDGE, "recorded: {partner}'s lead stands; {card}, deemed played after it, is a major penalty "
                              "card that {offender} plays at his first legal opportunity"),
-    ), title="Both defenders led at once", noted=True, codes=("duplicate", "rubber", "chicago")),
+    ), title="Both defenders led at once", noted=True, codes=_WITH_AUCTION),
     Row("fifth_card_on_trick", ("defective_trick",), "the player who added a card", "arbiter", (
         Option("confirm", "the arbiter confirms the extra card ({card}): a defender's is a penalty card, "
                           "declarer's goes back to his hand"),
@@ -415,7 +473,7 @@ _PLAY: tuple[Row, ...] = (
     ), title="Revoke in failing to play a penalty card",
         note="The only cards of the suit led that he held lay face up on the table as penalty cards: a revoke "
              "without trick transfer; the arbiter may still restore equity.",
-        codes=("duplicate", "rubber", "chicago")),
+        codes=_WITH_AUCTION),
     Row("revoke_twelfth_trick", ("revoke",), "the player who revoked", "arbiter", (
         Option("correct", "the revoke on the twelfth trick must be corrected: the revoke card goes back and "
                           "{offender} plays {card} instead", (
@@ -423,7 +481,7 @@ _PLAY: tuple[Row, ...] = (
                                   unknown="a card of the suit led"),)),
     ), title="Revoke on the twelfth trick", note="Corrected even once established, until the hands go back in "
                                                   "the board; never a trick transferred.",
-        codes=("duplicate", "rubber", "chicago")),
+        codes=_WITH_AUCTION),
     Row("claim_by_declarer", ("claim",), "declarer (the claimer)", "arbiter", _CLAIM,
         title="Declarer's claim disputed"),
     Row("claim_by_defender", ("claim",), "the defender who claimed", "arbiter", _CLAIM,

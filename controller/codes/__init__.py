@@ -1,4 +1,4 @@
-"""Codes of laws as values: what differs between duplicate, rubber, Chicago and 1905 bridge.
+"""Codes of laws as values: what differs between duplicate (2008 and 2017), rubber, Chicago and 1905 bridge.
 
 A table is given one ``Code``; the engine never asks which code it has. Each code says:
 the law reference for a situation (numbers differ between codes), the dealer and
@@ -77,7 +77,7 @@ class Code(Protocol):
 
     @property
     def name(self) -> str:
-        """``duplicate``, ``rubber``, ``chicago`` or ``bridge1905``."""
+        """``duplicate`` (2008), ``duplicate2017``, ``rubber``, ``chicago`` or ``bridge1905``."""
         ...
 
     @property
@@ -120,7 +120,8 @@ class UnknownCodeError(BridgeTableError, ValueError):
     """A code name that is not one of ``CODE_NAMES``."""
 
 
-CODE_NAMES = ("duplicate", "rubber", "chicago", "bridge1905")
+CODE_NAMES = ("duplicate", "duplicate2017", "rubber", "chicago", "bridge1905")
+"""``duplicate`` is the 2008 code (Duplicate Decisions), ``duplicate2017`` the 2017 Laws."""
 
 
 def code_named(name: str, settings: Mapping[str, object] | None = None) -> Code:
@@ -129,6 +130,9 @@ def code_named(name: str, settings: Mapping[str, object] | None = None) -> Code:
     if name == "duplicate":
         from controller.codes.duplicate import Duplicate
         return Duplicate()
+    if name == "duplicate2017":
+        from controller.codes.duplicate2017 import Duplicate2017
+        return Duplicate2017()
     if name == "rubber":
         from controller.codes.rubber import Rubber
         return Rubber(club_laws=bool(settings.get("club_laws", False)))

@@ -6,7 +6,7 @@ look a situation up in the table of the code in force, never share one number.
 
 from __future__ import annotations
 
-__all__ = ["BRIDGE1905_LAWS", "DUPLICATE_LAWS", "RUBBER_LAWS"]
+__all__ = ["BRIDGE1905_LAWS", "DUPLICATE2017_LAWS", "DUPLICATE_LAWS", "RUBBER_LAWS"]
 
 DUPLICATE_LAWS: dict[str, str] = {
     "insufficient_bid": "27",
@@ -86,6 +86,13 @@ DUPLICATE_LAWS: dict[str, str] = {
     "hesitation": "16, 73",
     "unusual_hesitation": "16, 73",
     "skip_bid_wait": "73",
+    # the citations of the table's own messages ("cite:" keys: the words inside the brackets)
+    "cite:auction_reopened": "Law 34; D 17E",
+    "cite:proper_leader_leads": "Law 53C",
+    "cite:repeat": "Laws 31A1, 32B1",
+    "cite:barred_call": "Law 37",
+    "cite:lead_restriction": "Law 26",
+    "cite:claim_disputed": "Law 70",
 }
 
 RUBBER_LAWS: dict[str, str] = DUPLICATE_LAWS | {
@@ -134,6 +141,47 @@ RUBBER_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     "hesitation": "16, Proprieties 2",
     "unusual_hesitation": "16, Proprieties 2",
     "skip_bid_wait": "App. 2",
+    "cite:barred_call": "R 37",
+}
+
+DUPLICATE2017_LAWS: dict[str, str] = DUPLICATE_LAWS | {
+    # Laws of Duplicate Bridge 2017 (WBF; ACBL from 25 Sept 2017): LAWS2017.md sections 1 and 2
+    "wrong_board": "7, 15, 17",
+    "call_out_of_rotation": "23, 28-32",
+    "insufficient_bid": "23, 27",
+    "comparable_call": "23",
+    "pass_oor_before_any_bid": "30A, 30B1",
+    "pass_oor_rho_turn_after_bid": "30A",
+    "pass_oor_partner_turn_after_bid": "30B1",
+    "bid_oor_rho_turn": "31A",
+    "bid_oor_partner_turn": "31B",
+    "bid_oor_lho_turn_first_round": "31B",
+    "double_oor_partner_turn": "32B",
+    "double_oor_rho_turn": "32A",
+    "double_oor_inadmissible": "32, 36",
+    "call_by_player_required_to_pass": "37B",
+    "double_when_barred": "",
+    "call_not_repeated": "31A1, 32A1",
+    "card_exposed_before_auction": "16D",
+    "lead_restriction_from_withdrawn_call": "26B",
+    "opening_lead_out_of_turn": "54",
+    "lead_out_of_turn_last_trick": "53A",
+    "premature_lead_by_defender": "57A",
+    "premature_play_by_defender": "57A",
+    "claim_by_declarer": "68-70",
+    "claim_by_defender": "68, 70",
+    "claim": "68-71",
+    "revoke_exempt_dummy": "64B3",
+    "revoke_faced_card": "64B3",
+    "hesitation": "16B, 73",
+    "unusual_hesitation": "16B, 73",
+    "tempo": "16B, 73",
+    "cite:auction_reopened": "Law 17D3",
+    "cite:proper_leader_leads": "Law 53B",
+    "cite:repeat": "Laws 31A1, 32A1",
+    "cite:barred_call": "Law 37B",
+    "cite:lead_restriction": "Law 26B",
+    "cite:claim_disputed": "Law 68D",
 }
 
 BRIDGE1905_LAWS: dict[str, str] = {

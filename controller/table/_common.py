@@ -42,7 +42,7 @@ def _raise(state: TableState, board: BoardState, situation: str, offender: Seat 
     irr = Irregularity(
         id=state.irregularity_count + 1, kind=kind, situation=situation, law=law,
         offender=offender, chooser=chooser or _chooser(entry.chooser, offender, board),
-        options=entry.offered(conditions), detail=detail, t=t, board=board.number, trick=trick,
+        options=entry.offered(conditions, state.code.name), detail=detail, t=t, board=board.number, trick=trick,
         status=status or ("noted" if entry.noted else "awaiting_ruling"),
         notify=state.policy.notify_of(kind))
     board = evolve(board, irregularity_ids=(*board.irregularity_ids, irr.id))

@@ -29,6 +29,12 @@ from controller.rulings import Held, Obligation, PenaltyCard
 from controller.seats import Seat
 from controller.table._common import _drop, _hold, _oblige, _raise, _Refused, _reject, _settle, _unhold
 from controller.table.closing import _close
+from controller.table.comparable import (
+    _hold_replacement,
+    _rule_comparable,
+    _rule_oor_cancelled,
+    _waiting_replacement,
+)
 from controller.table.penalties import _lead_options_due
 from controller.table.state import BoardState, Event, Phase, Step, TableState
 from controller.table.timing import _since_last_act, _timed
@@ -83,6 +89,11 @@ def _call_in_order(state: TableState, board: BoardState, act: a.MakeCall) -> Ste
         board = _hold(board, Held(irr.id, act.seat, call=act.call, t=act.t))
         events.append(Event("irregularity", irr.situation, act.seat, act.t))
         return Step(evolve(state, board=board), tuple(events), (irr,))
+    waiting = _waiting_replacement(state, board, act.seat) if act.seat is auction.turn else None
+    if waiting is not None:
+        # 2017 Law 23: the call replacing a cancelled one waits for the arbiter's judgement
+        held = _hold_replacement(state, board, waiting, act)
+        return Step(held.state, (*events, *held.events), held.irregularities)
     count = state.irregularity_count
     state, board, more = _apply_call(state, board, act.seat, act.call, act.t)
     events.extend(more)
@@ -111,6 +122,9 @@ def _call_while_held(state: TableState, board: BoardState, held: Held, act: a.Ma
     assert irr is not None and held.call is not None
     offender = held.seat
     auction = board.auction
+    if irr.situation == "comparable_call":
+        return _reject(state, f"{act.seat} {act.call}: {offender}'s {held.call} awaits the arbiter's judgement "
+                       f"(comparable call or not, Law {irr.law})", act)
     if irr.kind in _ACCEPTABLE_BY_LHO and act.seat is offender.lho:
         # Laws 27A, 29A: LHO calling over it accepts it (at LHO's turn in the first round,
         # where 28B would cancel it instead, acceptance is chosen: the arbiter may undo)
@@ -199,14 +213,16 @@ def _apply_call(state: TableState, board: BoardState, seat: Seat, call: Call, t:
         board = _reopen_auction(board, cut)
         auction = board.auction
         events.append(Event("auction_reopened", f"a pass out of rotation skipped {auction.turn}: the passes "
-                            f"from it on are cancelled and {auction.turn} calls (Law 34; D 17E)", auction.turn, t))
+                            f"from it on are cancelled and {auction.turn} calls "
+                            f"({state.code.law('cite:auction_reopened')})", auction.turn, t))
     if auction.is_complete:
         contract = auction.contract()
         if contract is None:
             state = _close(evolve(state, board=board), board, "passed_out", 0)
             events.append(Event("passed_out", "", None, t))
             return state, state.board or board, events
-        board = _start_play(board, contract, state.code.rules.lead_options_drop_suits_bid_legally)
+        board = _start_play(board, contract, state.code.rules.lead_options_drop_suits_bid_legally,
+                            state.code.rules.lead_restriction_prohibit_only)
         events.append(Event("contract", str(contract), contract.declarer, t))
         state, board, more = _lead_options_due(evolve(state, board=board), board, t)
         events.extend(more)
@@ -285,9 +301,10 @@ def _resolve_obligations(state: TableState, board: BoardState, seat: Seat, call:
             offender = ob.seat
             if call.kind is CallKind.PASS:
                 new.append(Obligation(r.REPEAT, offender, ob.source, ob.call))
-                events.append(Event("rectification", f"{offender} must repeat {ob.call} (Laws 31A1, 32B1)",
-                                    offender))
-            elif ob.kind == r.OOR_BID_RHO:
+                events.append(Event("rectification", f"{offender} must repeat {ob.call} "
+                                    f"({state.code.law('cite:repeat')})", offender))
+            elif ob.kind == r.OOR_BID_RHO or rules.comparable_call:
+                # (2017 Law 32A2: after a double or redouble too, the arbiter judges the offender's call)
                 new.append(Obligation(r.OOR_REPLACEMENT, offender, ob.source, ob.call))
             else:
                 bar = r.PASS_ALL if rules.double_oor_bars_partner_for_rest else r.PASS_ONCE
@@ -318,17 +335,25 @@ def _resolve_obligations(state: TableState, board: BoardState, seat: Seat, call:
     return evolve(board, obligations=(*kept, *new)), call, replaced
 
 
-def _start_play(board: BoardState, contract: Contract, specified_in_auction: bool = False) -> BoardState:
+def _start_play(board: BoardState, contract: Contract, specified_in_auction: bool = False,
+                prohibit_only: bool = False) -> BoardState:
     """The play begins: auction obligations end; exposed cards of defenders become penalty cards.
 
     Law 26 lead options stay only for the defending side; in duplicate a suit the offender
     bid in the legal auction is dropped from them (D 26: no rectification for that suit).
+    Under the 2017 Law 26B (``prohibit_only``) the option is a prohibition of any one suit the
+    offender did not specify in the legal auction, whatever the withdrawn call was.
     """
     play = Play.start(contract.declarer, contract.denomination.trump, board.deal)
     defenders = (contract.declarer.lho, contract.declarer.rho)
     obligations: list[Obligation] = []
     for o in board.obligations:
         if o.kind != r.LEAD_OPT_26 or o.seat not in defenders:
+            continue
+        if prohibit_only:
+            allowed = r.lead_ban_suits(board.auction, o.seat.partner)
+            if allowed:
+                obligations.append(evolve(o, suits=allowed))
             continue
         if specified_in_auction and o.suits:
             named = {c.denomination.trump for c in board.auction.calls_of(o.seat.partner)
@@ -392,6 +417,8 @@ def _rule_call(state: TableState, board: BoardState, irr: Irregularity, held: He
     partner = offender.partner
     situation = irr.situation
     rules = state.code.rules
+    if situation == "comparable_call":
+        return _rule_comparable(state, board, irr, held, option, t)
     board = _unhold(board, irr.id)
     events: list[Event] = []
     if option == "accept":
@@ -402,7 +429,8 @@ def _rule_call(state: TableState, board: BoardState, irr: Irregularity, held: He
         # the arbiter's findings: a substitute of the same meaning (D 27B1(b); R 27B), or an
         # artificial bid, insufficient or substitute, so the lowest sufficient bid in the same
         # denomination is no longer free of rectification (D 27B1(a); R 27A)
-        mode = ("no_rectification" if args.get("same_meaning") is True
+        mode = ("comparable" if rules.comparable_call  # 2017: the arbiter judges the replacement (23, 27B)
+                else "no_rectification" if args.get("same_meaning") is True
                 else "artificial" if args.get("artificial") is True else "insufficient")
         # D 31A1 / R 31B1: a bid out of rotation repeated as required but insufficient is then
         # corrected under Law 27; the repetition has been made, so REPEAT no longer binds
@@ -427,9 +455,10 @@ def _rule_call(state: TableState, board: BoardState, irr: Irregularity, held: He
             bars.append(Obligation(r.PASS_ALL, offender, irr.id))
         board = _oblige(board, *bars, Obligation(r.LEAD_OPT_26, partner, irr.id, suits=r.lead_suits_of(call)))
         events.append(Event("rectification", "the call is cancelled and a pass substituted; "
-                            + ("both members of the offending side pass for the rest of the auction (R 37)"
+                            + ("both members of the offending side pass for the rest of the auction"
                                if rules.barred_call_bars_both else
-                               f"{partner} passes for the rest of the auction (Law 37)"), offender, t))
+                               f"{partner} passes for the rest of the auction")
+                            + f" ({state.code.law('cite:barred_call')})", offender, t))
         return evolve(state, board=board), [*more, *events]
     if situation in ("double_when_barred",):
         board = _oblige(board, Obligation(r.REPLACE_CALL, offender, irr.id, call, mode="any"))
@@ -444,6 +473,8 @@ def _rule_call(state: TableState, board: BoardState, irr: Irregularity, held: He
         return state, more
     # call_out_of_rotation, cancelled (Law 29B); what follows depends on the position (30-32)
     artificial = args.get("artificial") is True
+    if rules.comparable_call:
+        return _rule_oor_cancelled(evolve(state, board=board), board, irr, call, artificial, t)
     if situation in ("pass_oor_before_any_bid", "pass_oor_rho_turn_after_bid") and not artificial:
         board = _oblige(board, Obligation(r.PASS_ONCE, offender, irr.id))
         events.append(Event("rectification", f"{offender} must pass at his next turn (Law 30A)", offender, t))

@@ -92,23 +92,35 @@ def _dispute(state: TableState, act: a.Dispute | a.CallDirector) -> Step:
                                + (f" ({claim.statement})" if claim.statement else "")
                                + f"; {act.seat} {how}", act.t, board.play.trick_number)
     board = evolve(board, claim=evolve(claim, disputed=irr.id))
-    plays_on = state.code.rules.disputed_claim_plays_on
-    return Step(evolve(state, board=board),
-                (Event("dispute", "play goes on with the claimer's hand face up (R 69, 70)" if plays_on
-                       else "play stops: the arbiter rules (Law 70)", act.seat, act.t),), (irr,))
+    rules = state.code.rules
+    stops = ("play is suspended: the arbiter rules, unless the side that did not claim asks to play on and "
+             "all four agree" if rules.doubted_claim_may_play_on else "play stops: the arbiter rules")
+    said = ("play goes on with the claimer's hand face up (R 69, 70)" if rules.disputed_claim_plays_on
+            else f"{stops} ({state.code.law('cite:claim_disputed')})")
+    return Step(evolve(state, board=board), (Event("dispute", said, act.seat, act.t),), (irr,))
 
 
 def _rule_claim(state: TableState, board: BoardState, irr: Irregularity, option: str,
                 args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
-    """Laws 69-71: the claim as stated, or the tricks the arbiter awards (declarer's total)."""
+    """Laws 69-71: the claim as stated, or the tricks the arbiter awards (declarer's total); under the
+    2017 Law 68D2(b) also ``play_on``: all four agreed to play on, the claim is void and play resumes."""
     claim = board.claim
     if claim is None or board.play is None:
         raise _Refused("the claim is no longer pending")
+    if option == "play_on":
+        if board.phase is Phase.DONE:
+            raise _Refused("the board is over: play can no longer go on")
+        board = evolve(board, claim=None)
+        return evolve(state, board=board), [Event("claim_void", "all four agreed to play on at the request of the "
+                                                  "side that did not claim: the claim is void and the result of the "
+                                                  f"play stands ({state.code.law('cite:claim_disputed')})",
+                                                  claim.seat, t)]
     if option == "agree":
         state = _close_claim(state, board, claim.tricks)
     else:
         tricks = _tricks_arg(args)
         play = board.play
+        assert play is not None
         decl_side = play.declarer.side
         to_declarer = tricks - play.won[decl_side]
         remaining = 13 - len(play.tricks)

@@ -25,7 +25,19 @@ from controller.values import evolve
 
 def _exposed_in_auction(state: TableState, board: BoardState, seat: Seat, cards: tuple[Card, ...],
                         t: float, led: bool, deliberate: bool = False) -> Step:
-    """Cards seen during the auction (Law 24): a card on the play zone counts as led."""
+    """Cards seen during the auction (Law 24): a card on the play zone counts as led.
+
+    Before the first call of the board, under a code whose rules have
+    ``card_exposed_before_auction_returns`` (2017: WBF Laws Committee minute of 15 August 2017),
+    the card goes back to the hand with no rectification (Law 16D: extraneous information).
+    """
+    if state.code.rules.card_exposed_before_auction_returns and not board.auction.calls:
+        what = " ".join(str(c) for c in cards)
+        state, board, irr = _raise(state, board, "card_exposed_before_auction", seat,
+                                   f"{seat} exposed {what} before the first call: back to the hand", t)
+        return Step(evolve(state, board=board), (Event("irregularity", irr.situation, seat, t),
+                                                 Event("returned", f"{what} goes back to {seat}'s hand, no "
+                                                       f"rectification (Law {irr.law})", seat, t)), (irr,))
     several = len(cards) > 1 or any(s is seat for s, _, _, _ in board.exposed)
     honour = any(c.rank >= 10 for c in cards)
     if led:
@@ -225,10 +237,12 @@ def _lead_options_due(state: TableState, board: BoardState,
             source = state.irregularity(ob.source)
             kind = source.kind if source is not None else "call_out_of_rotation"
             suits = ", ".join(_SUIT_NAMES[s] for s in ob.suits) or "any one suit (prohibit only)"
+            may = ("prohibit one of" if state.code.rules.lead_restriction_prohibit_only
+                   else "require or prohibit")
             state, board, irr = _raise(
                 state, board, "lead_restriction_from_withdrawn_call", leader.partner,
                 f"{leader} is on lead after a withdrawn call by {leader.partner}: declarer may "
-                f"require or prohibit {suits} (Law 26)", t, play.trick_number, kind=kind,
+                f"{may} {suits} ({state.code.law('cite:lead_restriction')})", t, play.trick_number, kind=kind,
                 conditions=frozenset(("named_suit",)) if ob.suits else frozenset())
             kept = tuple(o for o in board.obligations if o is not ob)
             board = evolve(board, obligations=(*kept, Obligation(r.LEAD_OPT_26, leader, irr.id, suits=ob.suits,

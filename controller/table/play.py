@@ -315,7 +315,7 @@ def _card_while_held(state: TableState, board: BoardState, held: Held, irr: Irre
             state = _settle(state, irr.id, "superseded", option="reject", by=str(seat))
             board = _unhold(board, irr.id)
             first = Event("superseded", f"{irr.id}: {seat} led in his own right; {held.card} goes back "
-                          "to its hand without penalty (Law 53C)", seat, act.t)
+                          f"to its hand without penalty ({state.code.law('cite:proper_leader_leads')})", seat, act.t)
             rest = _card_in_order(evolve(state, board=board), board, act)
             return Step(rest.state, (first, *rest.events), rest.irregularities)
     if situation.startswith("premature") and seat.side is not offender.side:
@@ -394,6 +394,9 @@ def _rule_lead(state: TableState, board: BoardState, irr: Irregularity, held: He
         state, board, events = _accept_lead(state, board, held.seat, held)
         return state, events
     if option == "accept_become_dummy":
+        if state.code.rules.seen_dummy_keeps_declarer and any(s is _declarer(board).partner for s, _ in board.faced):
+            raise _Refused("declarer could have seen dummy's cards: he must accept the lead and stays declarer "
+                           "(Law 54C)")
         state, board, events = _swap_declarer(state, board, held)
         return state, events
     dummy = _declarer(board).partner
@@ -435,11 +438,12 @@ def _rule_premature(state: TableState, board: BoardState, irr: Irregularity, hel
         raise _Refused("the card is no longer waiting for a ruling")
     partner = offender.partner
     trick = board.play.trick_number
-    if option == "forbid_suit":
+    if option in ("forbid_suit", "require_suit"):
+        # require_suit: 2017 Law 57A3 (the catalogue offers it only where the code has it)
         suit = _suit_arg(args)
         if suit is board.play.current.suit_led:
             raise _Refused("the suit named must be other than the suit led")
-        ob = Obligation(r.PLAY_OPT_57, partner, irr.id, suits=(suit,), mode="forbid", trick=trick)
+        ob = Obligation(r.PLAY_OPT_57, partner, irr.id, suits=(suit,), mode=option.split("_")[0], trick=trick)
     else:
         ob = Obligation(r.PLAY_OPT_57, partner, irr.id, mode="highest" if option == "require_highest"
                         else "lowest", trick=trick)

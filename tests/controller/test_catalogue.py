@@ -48,7 +48,10 @@ def test_the_law_of_each_situation_is_read_from_the_code_modules() -> None:
     bid = catalogue.situation_named("bid_oor_partner_turn")
     assert (bid.law("duplicate"), bid.law("rubber")) == ("31B", "31A")
     assert catalogue.situation_named("w_trump_named_by_partner_uninvited").laws == (
-        ("duplicate", ""), ("rubber", ""), ("chicago", ""), ("bridge1905", "46"))
+        ("duplicate", ""), ("duplicate2017", ""), ("rubber", ""), ("chicago", ""), ("bridge1905", "46"))
+    # the 2017 Laws swapped 32A and 32B (LAWS2017.md section 1): each code shows its own
+    double = catalogue.situation_named("double_oor_rho_turn")
+    assert (double.law("duplicate"), double.law("duplicate2017")) == ("32B", "32A")
 
 
 def test_the_tables_of_irregularities_are_views_of_the_catalogue() -> None:
