@@ -62,11 +62,18 @@ def _listeners(proc: Path) -> list[_Listener]:
     return found
 
 
+def _short(arg: str) -> str:
+    """A command-line word for a sentence: a path by its file name, on one line."""
+    arg = " ".join(arg.split())
+    return arg.rsplit("/", 1)[-1] if arg.startswith("/") else arg
+
+
 def _process_words(proc: Path, pid: str) -> str:
-    """``name (process 123)``, the name being the command line when it can be read."""
+    """``python3 -m http.server 8000 (process 123)``: the command line when it can be read (paths by
+    their file names), else the program's name."""
     try:
         argv = (proc / pid / "cmdline").read_bytes().split(b"\0")
-        words = " ".join(a.decode(errors="replace") for a in argv if a)
+        words = " ".join(_short(a.decode(errors="replace")) for a in argv if a)
     except OSError:
         words = ""
     if not words:
