@@ -13,11 +13,18 @@ WebSocket path under 20 ms at p99 with four seats sending at once).
   ``ContactChanged`` handed to ``emit``;
 - table: four ptys, one per seat, each read by a seat-unit backend; their raw events go
   through a queue (reader threads only read and queue) to one consumer thread that runs
-  ``controller.sensing.Sensing`` and ``controller.table.step``. This script writes STATE
-  frames whose play zone gains one card (the quitted cards stay on it), as the emulator
-  side would, and times each write to the ``PlayCard`` applied by ``step``: one frame in
-  flight at a time, then each trick's four frames written to the four seats at once.
-  ``sensing+step`` is the controller's own share: raw event in -> table state out.
+  ``controller.engine.Engine`` (the sensing layer and ``controller.table.step``, as the
+  runtime does). This script writes STATE frames whose play zone gains one card (the
+  quitted cards stay on it), as the emulator side would, and times each write to the
+  ``PlayCard`` applied by the table: one frame in flight at a time, then each trick's four
+  frames written to the four seats at once. ``engine`` is the controller's own share: raw
+  event in -> table state out.
+
+Four frames written at once reach the consumer in whatever order the four reader threads
+are scheduled, as four unsynchronised seat units' reports of cards put down within one read
+cycle would: the engine deems the card in turn first (Law 58A, ``Settings.read_cycle``), so
+no card reaches the table out of turn. (Fed straight to ``Sensing`` and ``step`` in arrival
+order, about a fifth of them did.)
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ import sys
 import threading
 import time
 import tty
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -38,11 +46,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from controller import actions as act
 from controller.calls import Call
 from controller.deal import Deal
+from controller.engine import Engine
 from controller.seats import Seat
 from controller.sensing.deck import DeckRegistry
-from controller.sensing.events import ContactChanged, RawEvent, TagSeen
+from controller.sensing.events import ContactChanged, RawEvent
 from controller.sensing.translate import Sensing
-from controller.table import TableState, step
+from controller.table import TableState
 from drivers.seatunit import SeatUnit
 from drivers.sim import default_deck
 from firmware_bridge.codec import Frame, FrameDecoder
@@ -212,16 +221,16 @@ class _Pty(SeatPty):
 
 
 class _Table:
-    """The consumer: raw events off the queue -> Sensing -> table.step, timing each PlayCard applied."""
+    """The consumer: raw events off the queue -> Engine (sensing + table), timing each PlayCard applied."""
 
     def __init__(self, deck: dict[str, str]) -> None:
         self.events: queue.SimpleQueue[RawEvent | int] = queue.SimpleQueue()  # int: a new board
-        self.sensing = Sensing.start(DeckRegistry.from_mapping({"deck1": deck}), deck="deck1")
-        self.state = TableState.new("duplicate", {"timing": False})
+        self.engine = Engine(TableState.new("duplicate", {"timing": False}),
+                             Sensing.start(DeckRegistry.from_mapping({"deck1": deck}), deck="deck1"))
+        self.uid_of = {card: uid.upper() for card, uid in deck.items()}
         self.applied: dict[str, int] = {}     # UID -> perf_counter_ns when its PlayCard was applied
-        self.own: list[float] = []            # sensing + step time per raw event, us
-        self.sensed: list[float] = []         # sensing alone
-        self.plays = self.irregular = 0
+        self.own: list[float] = []            # engine time per raw event that played cards, us
+        self.plays = self.irregular = self.reordered = 0
         self.done = threading.Semaphore(0)
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -235,20 +244,22 @@ class _Table:
                 self.done.release()
                 continue
             t0 = clock()
-            self.sensing, outputs = self.sensing.feed(event)
-            t_sensed = clock()
-            played = False
-            for out in outputs:
-                if isinstance(out, act.PlayCard):
-                    result = step(self.state, out)
-                    self.state = result.state
-                    self.irregular += len(result.irregularities)
-                    played = True
-            if played and isinstance(event, TagSeen):
-                t1 = clock()
+            outcome = self.engine.feed(event)
+            self.engine = outcome.engine
+            deadline = self.engine.next_deadline  # as the runtime: tick what is due (a card held too long)
+            if deadline is not None and deadline <= event.t:
+                tick = self.engine.tick(event.t)
+                self.engine = tick.engine
+                outcome = replace(outcome, derived=outcome.derived + tick.derived)
+            t1 = clock()
+            played = [d for d in outcome.derived if isinstance(d.action, act.PlayCard)]
+            if played:
                 self.own.append((t1 - t0) / 1000)
-                self.sensed.append((t_sensed - t0) / 1000)
-                self.applied[event.uid] = t1
+                self.reordered += len(played) - 1   # cards held until the card in turn came
+            for d in played:
+                assert isinstance(d.action, act.PlayCard)
+                self.irregular += len(d.irregularities)
+                self.applied[self.uid_of[str(d.action.card)]] = t1
                 self.plays += 1
                 self.done.release()
 
@@ -258,13 +269,11 @@ class _Table:
         self.done.acquire()
 
     def _new_board(self, number: int) -> None:
-        """A fresh board with the auction 1NT by N, Pass x3, fed straight to the table."""
+        """A fresh board with the auction 1NT by N, Pass x3, given to the table as outside actions."""
         t = time.monotonic()
-        self.sensing, _ = self.sensing.end_board(t)
-        self.sensing, _ = self.sensing.new_board(t)
-        self.state = step(self.state, act.BoardStart(number, Seat.N, None, DEAL, t)).state
+        self.engine = self.engine.act(act.BoardStart(number, Seat.N, None, DEAL, t)).engine
         for seat, call in zip((Seat.N, Seat.E, Seat.S, Seat.W), ("1NT", "Pass", "Pass", "Pass"), strict=True):
-            self.state = step(self.state, act.MakeCall(seat, Call.parse(call), t)).state
+            self.engine = self.engine.act(act.MakeCall(seat, Call.parse(call), t)).engine
 
 
 def percentiles(values: list[float]) -> tuple[float, float, float]:
@@ -283,8 +292,7 @@ def table_latency(boards: int) -> None:
         written: dict[str, int] = {}
         table.applied.clear()
         table.own.clear()
-        table.sensed.clear()
-        table.irregular = 0
+        table.irregular = table.reordered = 0
         lost = 0
         for board in range(boards):
             for pty in ptys.values():  # the cards are gathered and dealt again: untimed
@@ -318,14 +326,12 @@ def table_latency(boards: int) -> None:
         median, p99, worst = percentiles(latencies)
         how = "four seats at once (each trick's 4 frames written together)" if together else "one frame at a time"
         print(f"table latency, {how}: {len(latencies)} frames, raw STATE frame written -> PlayCard applied "
-              f"by table.step" + (f", {lost} timed out" if lost else "")
-              + (f"; {table.irregular} cards reached the table out of turn (held as irregularities)"
-                 if table.irregular else ""))
+              f"by the engine" + (f", {lost} timed out" if lost else ""))
+        print(f"  {table.reordered} cards arrived before the card in turn and were deemed played after it "
+              f"(Law 58A); {table.irregular} reached the table out of turn")
         print(f"  end to end     median {median:8.1f} us   p99 {p99:8.1f} us   max {worst:8.1f} us")
         median, p99, worst = percentiles(table.own)
-        print(f"  sensing+step   median {median:8.1f} us   p99 {p99:8.1f} us   max {worst:8.1f} us")
-        median, p99, worst = percentiles(table.sensed)
-        print(f"  sensing alone  median {median:8.1f} us   p99 {p99:8.1f} us   max {worst:8.1f} us")
+        print(f"  engine         median {median:8.1f} us   p99 {p99:8.1f} us   max {worst:8.1f} us")
     for pty in ptys.values():
         pty.close()
 

@@ -30,6 +30,17 @@ on another zone; only then is it given back to the sensing layer, for which it i
 arrival. Otherwise a card exposed during the auction, a penalty card or a refused lead left
 where it lay would be read as a new call for the arbiter at every drop-out.
 
+Cards from different seats put down at about the same moment: each seat unit reads its zones
+in its own cycle, unsynchronised with the others, so two cards put down within one read cycle
+(``Settings.read_cycle``) reach the Pi in either order, and several reader threads add their
+own. The table orders them as the law does (Law 58A: a play made together with the legal play
+of another player is deemed made after it): a sensed card from a seat that is not in turn,
+while the play is on, is held for ``read_cycle`` (``Engine.held``); a card of the seat in turn
+arriving meanwhile is stepped first, then each held card whose seat has come into turn, in
+rotation. What is still held when ``read_cycle`` has passed, or when any other action comes,
+is stepped in arrival order: a real play out of turn is reported one read cycle later, never
+lost, and a near-simultaneous card is never a false irregularity.
+
 An action from outside the sensors that the table refuses (a ruling the law does not
 allow, an action that makes no sense now) changes nothing, here as in the table: the
 sensing layer is not touched, so that no later bid card, card or contact is read
@@ -120,7 +131,8 @@ class Engine:
     """The sensing layer and the table as one value (see the module doc).
 
     ``places``: (card index, reader) of each card of the deck in play lying on a seat's zone
-    (read there, and not gone since). ``lying``: (card index, reader, time gone or None) of the
+    (read there, and not gone since). ``held``: sensed plays waiting for the card in turn
+    (module doc). ``lying``: (card index, reader, time gone or None) of the
     cards withdrawn while they lay on that reader, whose reads there are not passed on until
     they have left it (module doc).
     """
@@ -129,6 +141,8 @@ class Engine:
     sensing: Sensing
     places: tuple[tuple[int, str], ...] = ()
     lying: tuple[tuple[int, str, float | None], ...] = ()
+    held: tuple[a.PlayCard, ...] = ()
+    """Sensed cards of seats not in turn, waiting up to one read cycle for the card in turn (module doc)."""
 
     @classmethod
     def new(cls, decks: DeckRegistry, settings: Settings | None = None, deck: str | None = None) -> Engine:
@@ -138,10 +152,21 @@ class Engine:
     @property
     def next_deadline(self) -> float | None:
         """When ``tick`` is next due (table time), or None when nothing is pending."""
-        return self.sensing.next_deadline
+        due = self.sensing.next_deadline
+        if self.held:
+            release = self.held[0].t + self.sensing.settings.read_cycle
+            due = release if due is None else min(due, release)
+        return due
 
     def feed(self, event: RawEvent) -> Outcome:
         """The engine after one raw sensor event (deadlines due before it first)."""
+        if self.held and event.t >= self.held[0].t + self.sensing.settings.read_cycle:
+            before = self.tick(event.t)  # the held cards' read cycle is over before this event
+            after = before.engine._feed(event)
+            return Outcome(after.engine, before.derived + after.derived, before.notices + after.notices)
+        return self._feed(event)
+
+    def _feed(self, event: RawEvent) -> Outcome:
         engine: Engine = self
         if isinstance(event, TagSeen | TagGone):
             moved = self._presence(event)
@@ -157,11 +182,15 @@ class Engine:
         return fold.done()
 
     def tick(self, t: float) -> Outcome:
-        """The engine at table time ``t``: what has become due in the sensing layer."""
+        """The engine at table time ``t``: what has become due in the sensing layer, and the
+        held cards whose read cycle is over (stepped as they came)."""
         sensing, outs = self.sensing.tick(t)
-        if sensing is self.sensing:
+        expired = bool(self.held) and t >= self.held[0].t + self.sensing.settings.read_cycle
+        if sensing is self.sensing and not expired:
             return Outcome(self)
         fold = _Fold(self, sensing)
+        if expired:
+            fold.release_held()
         fold.outputs(outs)
         return fold.done()
 
@@ -169,6 +198,7 @@ class Engine:
         """The engine after an action from outside the sensors; the sensing layer's
         deadlines due by the action's time are handled first (call ``tick`` before)."""
         fold = _Fold(self, self.sensing)
+        fold.release_held()  # any other act: the cards held come first, as they came
         result = fold.apply(action, source)
         return fold.done(result)
 
@@ -223,13 +253,14 @@ class Engine:
 class _Fold:
     """The mutable work of one input (one copy of the engine, frozen at the end)."""
 
-    __slots__ = ("derived", "lying", "notices", "places", "sensing", "table")
+    __slots__ = ("derived", "held", "lying", "notices", "places", "sensing", "table")
 
     def __init__(self, engine: Engine, sensing: Sensing) -> None:
         self.table = engine.table
         self.sensing = sensing
         self.places = engine.places
         self.lying = engine.lying
+        self.held = engine.held
         self.derived: list[Derived] = []
         self.notices: list[Notice] = []
 
@@ -237,8 +268,42 @@ class _Fold:
         for out in outs:
             if isinstance(out, Notice):
                 self.notices.append(out)
+            elif isinstance(out, a.PlayCard):
+                self.sensed_play(out)
             else:
+                self.release_held()
                 self.apply(out, "sensing")  # type: ignore[arg-type]
+
+    def sensed_play(self, play: a.PlayCard) -> None:
+        """A card the readers saw played: held if its seat is not in turn (Law 58A, module doc),
+        else stepped, followed by each held card whose seat it brings into turn."""
+        board = self.table.board
+        if board is None or board.phase is not Phase.PLAY or self.table.turn in (None, play.seat):
+            self.apply(play, "sensing")
+            self.release_in_turn(play.t)
+            return
+        self.held = (*self.held, play)
+
+    def release_in_turn(self, t: float) -> None:
+        """Step the held cards whose seat is in turn, one after the other, each deemed played
+        after the card before it (Law 58A)."""
+        while self.held:
+            turn = self.table.turn
+            board = self.table.board
+            if turn is None or board is None or board.phase is not Phase.PLAY:
+                return
+            play = next((p for p in self.held if p.seat is turn), None)
+            if play is None:
+                return
+            self.held = tuple(p for p in self.held if p is not play)
+            t = max(t, play.t)
+            self.apply(replace(play, t=t), "sensing")
+
+    def release_held(self) -> None:
+        """Step every held card, in arrival order (their read cycle is over, or another act comes)."""
+        held, self.held = self.held, ()
+        for play in held:
+            self.apply(play, "sensing")
 
     def apply(self, action: a.Action, source: str) -> Step:
         if isinstance(action, a.BoardStart):
@@ -261,6 +326,8 @@ class _Fold:
         if board is None or board.phase is Phase.DONE:
             return
         mask = table_mask(board)
+        for play in self.held:  # waiting for their turn: played for the sensing layer
+            mask |= 1 << play.card.index
         played = self.sensing.played
         if played == mask:
             return
@@ -285,7 +352,7 @@ class _Fold:
                 d.source != "sensing" or d.irregularities or not isinstance(d.action, _PLAIN)))
                for d in self.derived):
             self.reconcile()
-        engine = Engine(self.table, self.sensing, self.places, self.lying)
+        engine = Engine(self.table, self.sensing, self.places, self.lying, self.held)
         return Outcome(engine, tuple(self.derived), tuple(self.notices), result)
 
 

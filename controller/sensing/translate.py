@@ -173,6 +173,9 @@ class Settings:
       zone has been quiet this long.
     * ``pickup_after`` (2.0): a card off its zone for this long has been taken back (a
       card turned over, or lifted for a moment, is not a pick-up).
+    * ``read_cycle`` (0.12): the readers' read cycle (the seat unit's 100 ms, plus the link):
+      cards of different seats reported within this of each other may have been put down in
+      either order, and the engine deems the card in turn first (Law 58A, ``controller.engine``).
     """
 
     call_confirm: float = 1.5
@@ -182,10 +185,11 @@ class Settings:
     finger: float = 0.5
     face_settle: float = 2.0
     pickup_after: float = 2.0
+    read_cycle: float = 0.12
 
     def __post_init__(self) -> None:
         for name in ("call_confirm", "dropout", "debounce", "simultaneous", "finger",
-                     "face_settle", "pickup_after"):
+                     "face_settle", "pickup_after", "read_cycle"):
             value = getattr(self, name)
             if not (isinstance(value, int | float) and math.isfinite(value) and value >= 0):
                 raise ValueError(f"sensing setting {name} must be a number of seconds >= 0, "

@@ -56,6 +56,11 @@ class _Table:
     def card(self, card: str, zone: str) -> None:
         self.t += 0.5
         self.feed(TagSeen(zone, DECK[card], self.t))
+        # a card out of turn waits one read cycle for the card in turn (Law 58A): the runtime
+        # ticks the engine at its next deadline
+        deadline = self.engine.next_deadline
+        if deadline is not None and deadline < self.t + 0.5:
+            self._take(self.engine.tick(deadline))
 
     def dropout(self, card: str, zone: str) -> None:
         """The reader loses the tag for a moment and reads it again (or a seat unit restarts)."""
