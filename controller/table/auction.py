@@ -188,7 +188,8 @@ def _apply_call(state: TableState, board: BoardState, seat: Seat, call: Call, t:
     events: list[Event] = []
     board, call, replaced = _resolve_obligations(state, board, seat, call, events)
     if replaced:
-        return state, board, events
+        # (the obligations it settled stay: D 27B, partner barred while the offender calls again)
+        return evolve(state, board=board), board, events
     auction = board.auction
     think = _since_last_act(board, t)
     timed = timed and state.policy.timing
