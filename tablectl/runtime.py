@@ -171,6 +171,9 @@ class TableRuntime:
         self._actions: list[a.Action] = []
         self._restored_upto = 0
         """The highest seq restored from the room's copy (``restore``)."""
+        self._room_results: dict[str, Any] | None = None
+        """What the room's console last published for this table's players (kept in memory: the
+        broker keeps it retained, and gives it again when the link reconnects)."""
         self.rebuilt = self._open()
         self._engine = self.rebuilt.engine
         self._health.update(self.rebuilt.health)
@@ -414,6 +417,17 @@ class TableRuntime:
             raise pending.error
         assert pending.result is not None
         return pending.result
+
+    def room_results(self) -> dict[str, Any] | None:
+        """The results the room's console published for this table's players (None: none yet;
+        ``web_ui.player_results``)."""
+        with self._lock:
+            return self._room_results
+
+    def take_room_results(self, body: Mapping[str, Any]) -> None:
+        """Keep what the room's console published for this table's players (``tablectl.room.link``)."""
+        with self._lock:
+            self._room_results = dict(body)
 
     def subscribe(self, callback: Callable[[int], None]) -> Callable[[], None]:
         with self._lock:

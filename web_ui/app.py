@@ -44,6 +44,7 @@ from web_ui import jsonbody
 from web_ui.arbiter_link import LINK_PATH, LinkChecker
 from web_ui.hub import Channel, Hub, arbiter_payload, dumps
 from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody, SubmitResult
+from web_ui.player_results import player_results_router
 from web_ui.security import (
     COOKIE,
     AttemptLimiter,
@@ -383,6 +384,7 @@ def create_app(service: TableService, settings: WebSettings, *,
     app.include_router(pages)
     app.include_router(public)
     app.include_router(arb)
+    app.include_router(player_results_router(service, settings.table_name))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(HostCheck, hosts=settings.hosts)  # outermost: an unknown host reaches nothing
 
