@@ -53,7 +53,8 @@ def test_replay_summary_is_readable(tmp_path: Path) -> None:
     path.write_text(LOG)
     out = tablectl("replay", str(path))
     assert out.returncode == 0
-    assert "3NT by N =" in out.stdout and "NS total +400" in out.stdout
+    assert "Board 1: 3NT by North, made (9 tricks), NS +400, claimed" in out.stdout
+    assert "North-South total: +400 (duplicate scoring)" in out.stdout and "None" not in out.stdout
 
 
 @pytest.mark.parametrize("line", [
@@ -66,7 +67,7 @@ def test_replay_of_a_table_log_with_a_line_that_is_not_json_names_the_line(tmp_p
     path.write_bytes(b"\n".join([*lines[:9], line, *lines[10:]]) + b"\n")
     out = tablectl("replay", str(path))
     assert out.returncode == 0 and "Traceback" not in out.stderr
-    assert "3NT by N =" in out.stdout and "skipped: line 10: " in out.stdout
+    assert "3NT by North, made" in out.stdout and "Unreadable lines skipped (1):\n    line 10: " in out.stdout
     report = json.loads(tablectl("replay", str(path), "--json").stdout)
     assert report["errors"][0].startswith("line 10: ")
 
