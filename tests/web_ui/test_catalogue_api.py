@@ -210,7 +210,7 @@ def test_every_option_is_offered_sendable_and_applied(api: tuple[TestClient, _Ta
         pytest.skip(NOT_REACHED[(situation, code)])
     # the table offers exactly the catalogue's options, under one of its kinds, with its law and chooser
     conditions = {o.only_if for o in sit.options if o.only_if}
-    allowed = {sit.offered(frozenset()), sit.offered(frozenset(conditions))}
+    allowed = {sit.offered(frozenset(), code), sit.offered(frozenset(conditions), code)}
     for occ in found:
         assert occ.irr.options in allowed, (occ.scenario, occ.irr.options)
         assert occ.irr.kind in sit.kinds
@@ -219,8 +219,8 @@ def test_every_option_is_offered_sendable_and_applied(api: tuple[TestClient, _Ta
             assert occ.irr.law == sit.law(code), occ.scenario
         assert occ.irr.chooser in _choosers(sit.chooser, occ), (occ.scenario, sit.chooser, occ.irr.chooser)
     offered = {o for occ in found for o in occ.irr.options}
-    assert offered == set(sit.option_codes) or (situation, code) in NOT_REACHED
-    for option in sit.options:
+    assert offered == {o.code for o in sit.options_in(code)} or (situation, code) in NOT_REACHED
+    for option in sit.options_in(code):
         at = [occ for occ in found if option.code in occ.irr.options]
         taken = {a.name for a in option.args_in(code)}
         applied: Occurrence | None = None
