@@ -7,7 +7,7 @@ listens. Example (every key but ``table.name`` is optional)::
 
     [table]
     name = "Table 3"
-    code = "duplicate"                 # duplicate | rubber | chicago | bridge1905
+    code = "duplicate2017"             # duplicate2017 (2017 Laws) | duplicate (2008) | rubber | chicago | bridge1905
     deck = "decks/club.json"           # relative to this file
     board_reader = "nfc:usb:072f:2200"
     boards = "boards.toml"             # board tag UID -> board number (tablectl run --boards)
@@ -97,7 +97,7 @@ __all__ = [
 ]
 
 SEATS = ("N", "E", "S", "W")
-CODES = ("duplicate", "rubber", "chicago", "bridge1905")
+CODES = ("duplicate", "duplicate2017", "rubber", "chicago", "bridge1905")
 SCHEMES = ("nfc", "gpio", "sim", "serial")
 BIDDING_BOX_SLOTS: tuple[str, ...] = (
     *(f"{level}{strain}" for level in range(1, 8) for strain in ("C", "D", "H", "S", "NT")),

@@ -496,7 +496,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _run_table(args: argparse.Namespace, config: TableConfig, options: ServerOptions,
                sock: socket.socket | None, started: float) -> int:
     """``tablectl run`` once its port is held (``sock``; None with ``--no-web``): the exit status."""
-    from drivers.registry import open_table
+    from drivers.registry import open_source, open_table
+    from tablectl.hardware import announcing
 
     try:
         decks = DeckRegistry()
@@ -511,7 +512,7 @@ def _run_table(args: argparse.Namespace, config: TableConfig, options: ServerOpt
         pin_hash, pin = _pin(args, config, generate=False)
         data_dir = args.data_dir or default_data_dir()
         runtime = _open_runtime(data_dir, setup, args.new_session)
-        devices = open_table(config, runtime.clock)
+        devices = open_table(config, runtime.clock, opener=announcing(open_source, config, sys.stderr))
     except (BridgeTableError, OSError, ImportError, ValueError) as exc:
         print(f"tablectl run: {exc}", file=sys.stderr)
         return 2
@@ -591,7 +592,7 @@ def _demo_table(args: argparse.Namespace, server: ServerOptions, sock: socket.so
     if args.no_tempo:
         settings["timing"] = False
     setup = TableSetup(
-        name="Demo table", code="duplicate", settings=settings,
+        name="Demo table", code="duplicate2017", settings=settings,
         decks=Registry.from_mapping({"deck1": deck}), deck="deck1",
         boards={b.tag: b.number for b in boards}, hand_record={b.number: b.start for b in boards},
         speed=args.speed)
