@@ -51,6 +51,7 @@ __all__ = [
     "NdefTags",
     "Opener",
     "add_commands",
+    "announcing",
     "doctor",
     "enrol",
     "parse_cards",
@@ -328,6 +329,25 @@ def enrol(deck: Path, reader: str = DEFAULT_READER, *, deck_id: str = DEFAULT_DE
         return fail(f"stopped at {session.progress()}: {exc}")
 
 
+# -- device start-up ------------------------------------------------------------------------------
+
+def announcing(opener: Opener, config: TableConfig, err: TextIO) -> Opener:
+    """``opener``, saying on ``err`` which device of ``config`` it opens (``opening device 2 of 5:
+    E.play (nfc:tty:AMA1:pn532)``), since a reader may take seconds to answer; ``doctor`` and
+    ``tablectl run`` start their devices through it."""
+    names = list(config.device_urls())
+    opened: list[str] = []
+
+    def open_one(url: str, clock: Clock, **kwargs: Any) -> EventSource:
+        index = len(opened)
+        label = names[index][0] if index < len(names) else str(kwargs.get("name") or url)
+        opened.append(label)
+        err.write(f"opening device {index + 1} of {max(len(names), index + 1)}: {label} ({url})\n")
+        err.flush()
+        return opener(url, clock, **kwargs)
+    return open_one
+
+
 # -- doctor ---------------------------------------------------------------------------------------
 
 class _Unopened:
@@ -553,9 +573,11 @@ def doctor(config_path: Path, *, seconds: float = 10.0, wait: float = 5.0, clock
     if not config.device_urls():
         out.write("the config names no device ([seats.N] unit/play/spread, table.board_reader, [gpio])\n")
         return EXIT_DOWN
-    check = _Doctor(config, registry, clock, opener, out)
+    check = _Doctor(config, registry, clock, announcing(opener, config, err), out)
     try:
         check.open()
+        err.write(f"waiting up to {wait:g} s for the {len(check.devices)} devices to say whether they are up\n")
+        err.flush()
         check.settle(wait)
         check.report_devices()
         check.report_now()

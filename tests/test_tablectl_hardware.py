@@ -352,6 +352,18 @@ def test_doctor_names_each_device_that_cannot_open_and_exits_1(tmp_path: Path) -
     assert "DOWN (3; 4 devices configured):\n  E.play (cannot open:" in text
 
 
+def test_doctor_says_on_stderr_which_device_it_opens_and_how_long_it_waits(tmp_path: Path) -> None:
+    config = write_config(tmp_path, '[seats.N]\nunit = "sim://"\n\n[seats.E]\nplay = "sim://?colour=red"\n')
+    out, err = io.StringIO(), io.StringIO()
+    assert hardware.doctor(config, seconds=0, wait=0.5, clock=ManualClock(), out=out, err=err) == 1
+    assert err.getvalue().splitlines() == [
+        "opening device 1 of 2: N.unit (sim://)",
+        "opening device 2 of 2: E.play (sim://?colour=red)",
+        "waiting up to 0.5 s for the 2 devices to say whether they are up",
+    ]
+    assert "opening" not in out.getvalue() and "waiting up to" not in out.getvalue()
+
+
 def test_doctor_reads_a_simulated_pn532_through_nfcpy(tmp_path: Path, pn532: Pn532Simulator) -> None:
     queen = default_deck(1)["HQ"]
     pn532.present(queen)
@@ -395,7 +407,7 @@ def test_the_full_example_of_config_md_is_a_valid_table_config(tmp_path: Path) -
     full, bench = toml_blocks("config.md")
     table = config.loads(full, tmp_path / "table.toml")
     assert (table.name, table.code, table.deck, table.board_reader) == (
-        "Table 3", "duplicate", tmp_path / "decks" / "club.json", "nfc:usb:072f:2200")
+        "Table 3", "duplicate2017", tmp_path / "decks" / "club.json", "nfc:usb:072f:2200")
     assert [name for name, _ in table.device_urls()] == ["N.unit", "E.unit", "S.unit", "W.play", "W.spread",
                                                          "board", "gpio"]
     assert table.gpio is not None and table.gpio.contacts == (
