@@ -184,7 +184,7 @@ DUPLICATE2017_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     "cite:claim_disputed": "Law 68D",
 }
 
-BRIDGE1905_LAWS: dict[str, str] = {
+BRIDGE1905_LAWS: dict[str, str] = {k: v for k, v in DUPLICATE_LAWS.items() if k.startswith("cite:")} | {
     "revoke": "85",
     "revoke_established": "86",
     "revoke_corrected": "90",
