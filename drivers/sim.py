@@ -1,6 +1,7 @@
 """A whole simulated table as one EventSource, with verbs for the physical acts at a table.
 
-Opened from ``sim://`` (``sim://?deck=decks/club.json&deck_id=deck1&mode=thread``). The
+Opened from ``sim://`` (``sim://?deck=decks/club.json&deck_id=deck1&mode=thread``, and
+``&spread=pads&miss=0.02&seed=7`` for spread zones read as the hardware reads them). The
 table has, for each seat, a play and a spread reader (``N.play``, ``N.spread``), a bidding
 box with the 40 contacts of ``BIDDING_BOX_SLOTS`` (all cards in at the start) and a
 call-the-arbiter button, and a board reader (``board``). The verbs::
@@ -12,18 +13,29 @@ call-the-arbiter button, and a board reader (``board``). The verbs::
     table.put_back("3H", seat="E")
     table.press("E")                     # call-the-arbiter button
     table.fail("N.play"); table.recover("N.play")   # a device goes down and comes back
+    table.advance()                      # (spread=pads) the pad readers run up to the clock's now
 
 A card is in one place at a time: presenting it on another reader first takes it off the
 one it was on. While a device is down its events are lost (the physical act still happens);
 when it comes back it reports what it sees, as a real reader does. Each event's ``t`` comes
 from the injected clock. In ``sync`` mode events reach ``emit`` inside the verb; in
 ``thread`` mode they go through a queue to a delivery thread, as a reader thread would.
+
+Spread zones: by default a card on a spread zone is reported at once, as on a play zone. With
+``spread=PadArray(...)`` (``sim://?spread=pads``) each seat's spread zone is read as the chosen
+hardware reads it (``drivers.spread``, hardware/spread-zone.md): pad by pad in a 0.2 s cycle,
+each card reported when its pad is read, a tag missed in a pass with the probability
+``miss`` (seeded by ``seed``: the same events on every run), and a card taken off reported
+gone only after two cycles without a read of it. Those reads happen as the clock moves:
+every verb first runs the pads up to the clock's now, ``advance()`` does it on its own, and
+in ``thread`` mode a scan thread does it every pad slot.
 """
 
 from __future__ import annotations
 
 import logging
 import queue
+import random
 import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -32,6 +44,7 @@ from urllib.parse import parse_qsl
 from controller.sensing.events import ButtonPressed, ContactChanged, DeviceHealth, RawEvent, TagGone, TagSeen
 from drivers.base import Clock, Emit, monotonic
 from drivers.config import BIDDING_BOX_SLOTS, SEATS, ConfigError, load_deck
+from drivers.spread import PadArray, SpreadScanner
 
 __all__ = ["SimTable", "default_deck"]
 
@@ -58,7 +71,8 @@ class SimTable:
     """A simulated table: every reader, bidding box and button of one table (see the module doc)."""
 
     def __init__(self, deck: Mapping[str, str] | None = None, clock: Clock = monotonic, *,
-                 name: str = "sim", mode: str = "sync", report_state_on_start: bool = True) -> None:
+                 name: str = "sim", mode: str = "sync", report_state_on_start: bool = True,
+                 spread: PadArray | None = None, seed: int = 0) -> None:
         if mode not in ("sync", "thread"):
             raise ConfigError(f"simulator mode must be sync or thread, not {mode!r}")
         self.name = name
@@ -78,10 +92,17 @@ class SimTable:
         self._queue: queue.SimpleQueue[RawEvent | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._health = DeviceHealth(name, False, "not started", clock())
+        self.pads = spread
+        t0 = clock()
+        self._scanners: dict[str, SpreadScanner] = {} if spread is None else {
+            f"{seat}.spread": SpreadScanner(f"{seat}.spread", spread, random.Random(f"{seed}:{seat}.spread"), t0)
+            for seat in SEATS}
+        self._stopping = threading.Event()
+        self._scan_thread: threading.Thread | None = None
 
     @classmethod
     def from_url(cls, url: str, clock: Clock = monotonic, *, name: str | None = None) -> SimTable:
-        """Open ``sim://[?deck=FILE&deck_id=ID&mode=sync|thread&quiet=1]``."""
+        """Open ``sim://[?deck=FILE&deck_id=ID&mode=sync|thread&quiet=1&spread=pads&miss=P&seed=N]``."""
         scheme, _, rest = url.partition(":")
         if scheme != "sim" or not rest.startswith("//"):
             raise ConfigError(f"{url!r} is not a simulator URL (sim://)")
@@ -96,13 +117,20 @@ class SimTable:
                 raise ConfigError(f"{url!r}: the deck file has no deck {deck_id!r}")
         mode = options.pop("mode", "sync")
         quiet = options.pop("quiet", "0").lower() in ("1", "true", "yes")
+        pads = _pad_array(url, options)
+        try:
+            seed = int(options.pop("seed", "0"))
+        except ValueError as exc:
+            raise ConfigError(f"{url!r}: seed must be a whole number") from exc
         if options:
             raise ConfigError(f"{url!r}: unknown option(s) {', '.join(sorted(options))} "
-                              f"(deck, deck_id, mode, quiet)")
-        return cls(deck, clock, name=name or "sim", mode=mode, report_state_on_start=not quiet)
+                              f"(deck, deck_id, mode, quiet, spread, miss, seed)")
+        return cls(deck, clock, name=name or "sim", mode=mode, report_state_on_start=not quiet,
+                   spread=pads, seed=seed)
 
     def __repr__(self) -> str:
-        return f"SimTable({len(self.deck)} cards, mode={self._mode!r})"
+        pads = "" if self.pads is None else ", spread read pad by pad"
+        return f"SimTable({len(self.deck)} cards, mode={self._mode!r}{pads})"
 
     # -- EventSource ----------------------------------------------------------------------
 
@@ -115,6 +143,11 @@ class SimTable:
                 self._queue = queue.SimpleQueue()
                 self._thread = threading.Thread(target=self._deliver, name=f"{self.name} events", daemon=True)
                 self._thread.start()
+                if self._scanners:
+                    self._stopping.clear()
+                    self._scan_thread = threading.Thread(target=self._scan, name=f"{self.name} pads",
+                                                         daemon=True)
+                    self._scan_thread.start()
             self._health = DeviceHealth(self.name, True, "simulated table", self._clock())
             self._send(self._health)
             for device, detail in self._failed.items():
@@ -131,10 +164,13 @@ class SimTable:
                 return
             self._emit = None
             thread, self._thread = self._thread, None
+            scan, self._scan_thread = self._scan_thread, None
+            self._stopping.set()
             self._queue.put(None)
             self._health = DeviceHealth(self.name, False, "stopped", self._clock())
-        if thread is not None:
-            thread.join(timeout=10)
+        for running in (scan, thread):
+            if running is not None:
+                running.join(timeout=10)
 
     def health(self) -> DeviceHealth:
         return self._health
@@ -155,13 +191,17 @@ class SimTable:
         self._check_reader(zone)
         uid = self.uid(card_or_uid)
         with self._lock:
+            self._run_pads()
             old = self._where.get(uid)
             if old == zone:
                 return
             if old is not None:
                 self._tag_gone(uid, old)
             self._where[uid] = zone
-            if zone not in self._failed:
+            scanner = self._scanners.get(zone)
+            if scanner is not None:
+                scanner.place(uid, self._uid_to_card.get(uid))   # reported when its pad is read
+            elif zone not in self._failed:
                 self._send(TagSeen(zone, uid, self._clock()))
 
     def present_many(self, cards: Iterable[str], zone: str) -> None:
@@ -173,6 +213,7 @@ class SimTable:
         """Take a card off the reader it lies on (``zone``, when given, must be that reader)."""
         uid = self.uid(card_or_uid)
         with self._lock:
+            self._run_pads()
             where = self._where.get(uid)
             if where is None or (zone is not None and where != zone):
                 raise ValueError(f"{card_or_uid} is not on {zone or 'any reader'}")
@@ -182,6 +223,7 @@ class SimTable:
         """Take every card off reader ``zone``."""
         self._check_reader(zone)
         with self._lock:
+            self._run_pads()
             for uid in [uid for uid, where in self._where.items() if where == zone]:
                 self._tag_gone(uid, zone)
 
@@ -189,13 +231,27 @@ class SimTable:
         """The reader misses its tags for one poll and sees them again (what real readers do)."""
         self._check_reader(zone)
         with self._lock:
-            if zone in self._failed:
-                return
+            self._run_pads()
+            if zone in self._failed or zone in self._scanners:
+                return   # (a zone read pad by pad has drop-outs of its own: ``miss``)
             uids = [uid for uid, where in self._where.items() if where == zone]
             for uid in uids:
                 self._send(TagGone(zone, uid, self._clock()))
             for uid in uids:
                 self._send(TagSeen(zone, uid, self._clock()))
+
+    def advance(self, t: float | None = None) -> None:
+        """Run the spread zones' pad reads up to ``t`` (default: the clock's now); nothing to do
+        unless spread zones are read pad by pad (``spread=``)."""
+        with self._lock:
+            self._run_pads(t)
+
+    def pad_under(self, card_or_uid: str) -> int | None:
+        """The pad (0-15) a card lies on, if it lies on a spread zone read pad by pad."""
+        uid = self.uid(card_or_uid)
+        with self._lock:
+            scanner = self._scanners.get(self._where.get(uid, ""))
+            return None if scanner is None else scanner.pad_under(uid)
 
     def on(self, zone: str) -> tuple[str, ...]:
         """The cards (or UIDs of unknown tags) lying on ``zone``."""
@@ -230,6 +286,7 @@ class SimTable:
         """Device ``device`` (a reader, ``N.box``, ``N.button``) goes down."""
         self._check_device(device)
         with self._lock:
+            self._run_pads()
             if device in self._failed:
                 return
             self._failed[device] = detail
@@ -240,6 +297,7 @@ class SimTable:
         """Device ``device`` comes back and reports what it sees."""
         self._check_device(device)
         with self._lock:
+            self._run_pads()   # the reads made while it was down are lost
             if self._failed.pop(device, None) is None:
                 return
             self._send(DeviceHealth(device, True, "recovered", self._clock()))
@@ -267,10 +325,36 @@ class SimTable:
 
     def _tag_gone(self, uid: str, zone: str) -> None:
         del self._where[uid]
-        if zone not in self._failed:
+        scanner = self._scanners.get(zone)
+        if scanner is not None:
+            scanner.lift(uid)   # reported gone once its pad has missed it for miss_cycles cycles
+        elif zone not in self._failed:
             self._send(TagGone(zone, uid, self._clock()))
 
+    def _run_pads(self, t: float | None = None) -> None:
+        """The pad reads of every spread zone due by ``t`` (default now); a failed zone's are lost."""
+        if not self._scanners:
+            return
+        now = self._clock() if t is None else t
+        for zone, scanner in self._scanners.items():
+            events = scanner.advance(now)
+            if zone in self._failed:
+                scanner.forget()   # the reader is down: what it reported is forgotten
+                continue
+            for event in events:
+                self._send(event)
+
+    def _scan(self) -> None:
+        assert self.pads is not None
+        while not self._stopping.wait(self.pads.pad_s):
+            with self._lock:
+                self._run_pads()
+
     def _report_device(self, device: str) -> None:
+        scanner = self._scanners.get(device)
+        if scanner is not None:
+            scanner.forget()   # it reports every tag again as its pads read them
+            return
         if device in self.readers:
             for uid, where in list(self._where.items()):
                 if where == device:
@@ -313,6 +397,22 @@ class SimTable:
     def _check_device(self, device: str) -> None:
         if device not in self.devices:
             raise ValueError(f"{device!r} is not a device of the table ({', '.join(self.devices)})")
+
+
+def _pad_array(url: str, options: dict[str, str]) -> PadArray | None:
+    """The ``spread=pads&miss=P`` options of a simulator URL (removed from ``options``)."""
+    how = options.pop("spread", "ideal")
+    miss = options.pop("miss", None)
+    if how == "ideal":
+        if miss is not None:
+            raise ConfigError(f"{url!r}: miss needs spread=pads")
+        return None
+    if how != "pads":
+        raise ConfigError(f"{url!r}: spread must be ideal or pads, not {how!r}")
+    try:
+        return PadArray() if miss is None else PadArray(miss=float(miss))
+    except ValueError as exc:
+        raise ConfigError(f"{url!r}: {exc}") from exc
 
 
 def _check_seat(seat: str) -> None:
