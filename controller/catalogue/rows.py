@@ -177,10 +177,13 @@ _AUCTION: tuple[Row, ...] = (
                                      codes=("duplicate", D2017)),
                                  Arg("keep", "flag", False, "the offender keeps his first call (R 25B)",
                                      codes=("rubber", "chicago"))),
-               by_code=tuple((c, "the arbiter finds the change purposeful: the substitute stands (or the "
-                                 "first call, if kept) and {partner} must pass, for the rest of the auction "
-                                 "(or once if the first call is kept); declarer may have lead options")
-                             for c in ("rubber", "chicago"))),
+               by_code=(*((c, "the arbiter finds the change purposeful: the substitute stands (or the "
+                              "first call, if kept) and {partner} must pass, for the rest of the auction "
+                              "(or once if the first call is kept); declarer may have lead options")
+                          for c in ("rubber", "chicago")),
+                        (D2017, "the arbiter finds the change purposeful: the first call stands unless {lho} "
+                                "accepts the substitute; either way declarer may forbid {partner} one suit if "
+                                "{partner} defends"))),
     ), note="A call at LHO's turn after an own call (nobody has called since it). A call at partner's turn is "
             "a call out of rotation, which the arbiter may find a change of call."),
     Row("pass_oor_before_any_bid", ("call_out_of_rotation",), "the player who passed out of rotation", "lho", (

@@ -400,8 +400,9 @@ def _rule_call_after_close(state: TableState, board: BoardState, irr: Irregulari
     offender = irr.offender
     if (held is not None and held.call is not None and offender is not None and board.contract is not None
             and held.call.kind is not CallKind.PASS and offender.side is not board.contract.declarer.side):
-        board = _oblige(board, Obligation(r.LEAD_OPT_26, offender.partner, irr.id,
-                                          suits=r.lead_suits_of(held.call)))
+        suits = (r.lead_ban_suits(board.auction, offender) if state.code.rules.lead_restriction_prohibit_only
+                 else r.lead_suits_of(held.call))
+        board = _oblige(board, Obligation(r.LEAD_OPT_26, offender.partner, irr.id, suits=suits))
         if board.play is not None and not board.play.current.cards:
             board = evolve(board, lead_options_for=0)
             state, board, more = _lead_options_due(evolve(state, board=board), board, irr.t)
@@ -550,6 +551,11 @@ def _rule_change_of_call(state: TableState, board: BoardState, irr: Irregularity
                 break
             state, board, more = _apply_call(evolve(state, board=board), board, s, c, ct, timed=False)
             events.extend(more)
+    if option == "purposeful" and state.code.rules.purposeful_change_restricts_lead:
+        # 2017 25B: "Law 26 may apply" whichever call stands; the 26B suits are set when the play starts
+        board = _oblige(board, Obligation(r.LEAD_OPT_26, offender.partner, irr.id))
+        events.append(Event("rectification", f"declarer may forbid {offender.partner} one suit if "
+                            f"{offender.partner} defends (Laws 25B, 26B)", offender.partner, t))
     if option == "purposeful" and rubber_25b:
         partner = offender.partner
         # R 26: the lead option comes from the call given up, unless the call that stands

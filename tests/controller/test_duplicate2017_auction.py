@@ -276,3 +276,40 @@ def test_a_card_exposed_before_the_first_call_bars_partner_in_2008_goes_back_in_
     assert (_latest(new).situation, _latest(new).law, _latest(new).status) == (
         "card_exposed_before_auction", "16D", "noted")
     assert _obligations(new) == set() and new.board is not None and new.board.exposed == ()
+
+
+# --- Laws 25B and 39: lead restrictions where "Law 26 may apply" ------------------------------------
+
+PURPOSEFUL = [{"seat": "N", "call": "Pass"}, {"seat": "E", "call": "1C"}, {"seat": "E", "call": "1NT"},
+              {"ruling": {"id": 1, "option": "purposeful", "accepted": True}},
+              *_calls("2S Pass Pass Pass", "S")]
+
+
+def test_a_purposeful_change_gives_no_lead_restriction_in_2008_and_a_26b_prohibition_in_2017_law_25b() -> None:
+    """DD 25 (seed 002): LHO may accept the substitute; nothing about lead restrictions. 2017 25B
+    (pzbs.pl 2017/en/l25.html via LAWS2017.md [T]): accepted or not, "Law 26 may apply"; here as
+    declarer's 26B prohibition when the offender's partner is first on lead."""
+    old, _ = _play("duplicate", PURPOSEFUL)
+    assert old.board is not None and old.board.contract is not None and str(old.turn) == "W"
+    assert not any(i.situation == "lead_restriction_from_withdrawn_call" for i in old.irregularities)
+    new, _ = _play("duplicate2017", PURPOSEFUL)
+    irr = _latest(new)
+    assert (irr.situation, irr.law, irr.options) == ("lead_restriction_from_withdrawn_call", "26B",
+                                                    ("forbid_suit", "no_restriction"))
+    board = new.board
+    assert board is not None
+    ob = next(o for o in board.obligations if o.kind == LEAD_OPT_26)
+    assert [str(s) for s in ob.suits] == ["C", "D", "H", "S"]  # East bid no suit in the legal auction (1NT)
+
+
+def test_a_call_after_the_auction_closed_gives_the_withdrawn_suit_in_2008_any_suit_not_shown_in_2017_law_39() -> None:
+    """D 39 (seed 002: Law 26 lead restrictions may apply); 2017 39 unchanged but "26" now means 26B
+    (LAWS2017.md row 39, [I] from the 26B amendment): any one suit the offender did not show."""
+    lines = [*_calls("1S Pass 2S Pass Pass Pass"), {"seat": "W", "call": "3H"},
+             {"ruling": {"id": 1, "option": "cancel"}}]
+    for code, suits in (("duplicate", ["H"]), ("duplicate2017", ["C", "D", "H", "S"])):
+        state, _ = _play(code, lines)
+        board = state.board
+        assert board is not None
+        ob = next(o for o in board.obligations if o.kind == LEAD_OPT_26)
+        assert [str(s) for s in ob.suits] == suits, code
