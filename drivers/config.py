@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import re
 import secrets
 import tomllib
@@ -93,6 +94,7 @@ __all__ = [
     "load",
     "load_deck",
     "loads",
+    "older_deck_form",
     "verify_pin",
 ]
 
@@ -521,10 +523,28 @@ def verify_pin(pin: str, pin_hash: str) -> bool:
 
 # -- the deck file -------------------------------------------------------------------------
 
+log = logging.getLogger(__name__)
+
+
+def older_deck_form(path: str | Path) -> str | None:
+    """The deprecation notice of a deck file in the older TOML form (None for the JSON one, or
+    a file that cannot be read): it is still read, and how to convert it (hardware/decks.md)."""
+    try:
+        with Path(path).open(encoding="utf-8", errors="replace") as f:
+            head = f.read(4096).lstrip()
+    except OSError:
+        return None
+    if not head or head.startswith("{"):
+        return None
+    return (f"{path} is a deck file in the older TOML form: still read, but deprecated; "
+            f"`tablectl enrol --deck {path}` saves it as JSON (hardware/decks.md)")
+
+
 def load_deck(path: str | Path) -> DeckRegistry:
     """Read a deck file: the JSON that ``tablectl enrol`` writes (``controller.sensing.deck.dumps``).
 
-    A deck file of the older TOML form (one table per deck id, ``SA = "UID"``) is still read.
+    A deck file of the older TOML form (one table per deck id, ``SA = "UID"``) is still read,
+    with a deprecation warning (``older_deck_form``).
     ``ConfigError`` naming the file when it cannot be read or is not a deck file.
     """
     source = str(path)
@@ -535,7 +555,10 @@ def load_deck(path: str | Path) -> DeckRegistry:
     try:
         if text.lstrip().startswith("{"):
             return deck_file.loads(text)
-        return DeckRegistry.from_mapping(tomllib.loads(text))
+        registry = DeckRegistry.from_mapping(tomllib.loads(text))
+        if (notice := older_deck_form(path)) is not None:
+            log.warning("%s", notice)
+        return registry
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source} is not a deck file (JSON, or the older TOML form): {exc}") from None
     except DeckError as exc:

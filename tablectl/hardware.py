@@ -15,8 +15,9 @@ presses, devices going down and up); it exits 0 when every device is up, 1 other
 
 Deck files: one format, the JSON that ``controller.sensing.deck.dumps`` writes, which the
 table config's ``table.deck``, ``sim://?deck=`` (``drivers.config.load_deck``) and
-``tablectl run`` read; ``load_deck`` also reads a deck file of the older TOML form, and an
-enrolment into such a file saves it as JSON.
+``tablectl run`` read (hardware/decks.md, "The deck file"); ``load_deck`` still reads a deck
+file of the older TOML form with a deprecation warning, ``doctor`` says so, and ``enrol``
+saves such a file as JSON at once.
 
 Both commands take their reader or devices by URL (``drivers.open_source``), an injected
 clock for the events' times, and read the events off a queue; they only wait on that
@@ -42,7 +43,7 @@ from controller.sensing import deck as deck_json
 from controller.sensing.deck import DEFAULT_DECK, DeckError, DeckRegistry, format_tag_text, parse_tag_text
 from controller.sensing.events import ButtonPressed, ContactChanged, DeviceHealth, RawEvent, TagGone, TagSeen
 from drivers.base import Clock, Emit, EventSource, monotonic
-from drivers.config import BIDDING_BOX_SLOTS, SEATS, ConfigError, TableConfig, load_deck
+from drivers.config import BIDDING_BOX_SLOTS, SEATS, ConfigError, TableConfig, load_deck, older_deck_form
 from drivers.config import load as load_config
 from drivers.registry import open_source, open_table
 
@@ -302,10 +303,16 @@ def enrol(deck: Path, reader: str = DEFAULT_READER, *, deck_id: str = DEFAULT_DE
         return fail("the cards to enrol must be given once each")
     try:
         registry = load_deck(deck) if deck.exists() else DeckRegistry()
-    except ConfigError as exc:
+        older = older_deck_form(deck) if deck.exists() else None
+        if older is not None:
+            write_deck(deck, registry)
+    except (ConfigError, OSError) as exc:
         return fail(f"cannot use the deck file: {exc}")
     options = _EnrolOptions(deck, deck_id, wanted, from_ndef, write_ndef, timeout)
     session = _Enrolment(options, registry, _Unopened("enrol", "not opened", clock), out)
+    if older is not None:
+        session.say(f"{deck} was a deck file in the older TOML form: now saved as JSON under the same name "
+                    f"(renaming it to .json, and [table] deck with it, keeps one name everywhere)")
     for card in wanted:
         holder = registry.find(deck_id, card)
         if holder is not None and cards is not None:
@@ -570,6 +577,8 @@ def doctor(config_path: Path, *, seconds: float = 10.0, wait: float = 5.0, clock
         else:
             counts = ", ".join(f"{d} {len(registry.cards(d))} cards" for d in registry.decks()) or "no card"
             out.write(f"deck: {config.deck}: {counts}\n")
+            if (older := older_deck_form(config.deck)) is not None:
+                out.write(f"  {older}\n")
     if not config.device_urls():
         out.write("the config names no device ([seats.N] unit/play/spread, table.board_reader, [gpio])\n")
         return EXIT_DOWN

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import _thread
 import io
+import json
 import queue
 import re
 import threading
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 
 from controller.cards import Card
+from controller.sensing import deck as deck_json
 from controller.sensing.deck import DeckRegistry
 from drivers import config
 from drivers.base import Clock, EventSource
@@ -214,6 +216,45 @@ def test_enrol_skips_cards_already_enrolled_and_stops_after_the_timeout(tmp_path
     text = console.getvalue()
     assert f"SA is already enrolled in deck1 (tag {NEW_DECK['SA']}): skipped" in text
     assert "present HK   [1/2 enrolled]" in text and "no card came within 0.2 s: stopped at 1/2" in text
+
+
+OLD_DECK = '[deck1]\nSA = "04A1B2C3D4E5F6"\nSK = "04A1B2C3D4E5F7"\n'
+
+
+def test_a_deck_file_of_the_older_toml_form_is_read_with_a_deprecation_warning(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "club.toml"
+    path.write_text(OLD_DECK)
+    assert load_deck(path).to_mapping() == {"deck1": {"SA": "04A1B2C3D4E5F6", "SK": "04A1B2C3D4E5F7"}}
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{path} is a deck file in the older TOML form: still read, but deprecated; "
+        f"`tablectl enrol --deck {path}` saves it as JSON (hardware/decks.md)"]
+    caplog.clear()
+    hardware.write_deck(tmp_path / "club.json", load_deck(path))
+    caplog.clear()
+    load_deck(tmp_path / "club.json")
+    assert not caplog.records   # the JSON deck file: no warning
+
+
+def test_enrol_saves_an_older_toml_deck_file_as_json_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "club.toml"
+    path.write_text(OLD_DECK)
+    console = Console()
+    assert hardware.enrol(path, "sim://", cards=hardware.parse_cards("SA SK"), out=console) == 0
+    assert json.loads(path.read_text(encoding="utf-8"))["format"] == "bridgetable-decks"
+    assert config.older_deck_form(path) is None
+    assert load_deck(path).to_mapping() == {"deck1": {"SA": "04A1B2C3D4E5F6", "SK": "04A1B2C3D4E5F7"}}
+    assert console.getvalue().startswith(f"{path} was a deck file in the older TOML form: now saved as JSON")
+
+
+def test_doctor_says_the_deck_file_is_of_the_deprecated_form(tmp_path: Path) -> None:
+    (tmp_path / "deck.toml").write_text(OLD_DECK)
+    path = tmp_path / "table.toml"
+    path.write_text('[table]\nname = "T"\ndeck = "deck.toml"\n\n[seats.N]\nunit = "sim://"\n')
+    out = io.StringIO()
+    assert hardware.doctor(path, seconds=0, out=out, err=io.StringIO()) == 0
+    assert f"deck: {tmp_path / 'deck.toml'}: deck1 2 cards\n  {tmp_path / 'deck.toml'} is a deck file in the " \
+           "older TOML form: still read, but deprecated" in out.getvalue()
 
 
 def test_enrol_says_what_is_wrong_with_its_input(tmp_path: Path) -> None:
@@ -439,3 +480,11 @@ def test_the_deck_file_examples_of_cards_md_are_deck_files(tmp_path: Path) -> No
         path = tmp_path / f"deck.{kind}"
         path.write_text(re.sub(r"^ +", "", block, flags=re.MULTILINE))
         assert load_deck(path).to_mapping() == {"deck1": {"SA": "04A1B2C3D4E5F6", "SK": "04A1B2C3D4E5F7"}}
+
+
+def test_the_deck_file_of_decks_md_is_the_one_format_enrol_writes(tmp_path: Path) -> None:
+    text = (HARDWARE / "decks.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```json\n(.*?)```", text, re.DOTALL)
+    registry = DeckRegistry.from_mapping({"board1": {"SA": "04A1B2C3D4E5F6", "SK": "04A1B2C3D4E5F7"}})
+    assert json.loads(block) == json.loads(deck_json.dumps(registry))
+    assert "decks/club.json" in text and "older TOML form: still read, but\ndeprecated" in text

@@ -12,8 +12,10 @@ The JSON form, cards in deck order (spades ace first) and one object per deck::
     {"format": "bridgetable-decks", "version": 1,
      "decks": {"deck1": {"SA": "04A1B2C3D4E5F6", "SK": "04A1B2C3D4E5F7", ...}}}
 
-``DeckRegistry.from_mapping`` builds a registry from that ``decks`` shape whatever file
-it came from (the TOML deck file of the table config has the same shape).
+This JSON is the one deck file format (hardware/decks.md, "The deck file"), named the deck
+file everywhere. ``DeckRegistry.from_mapping`` builds a registry from that ``decks`` shape
+whatever it came from: a table's log keeps it, and the deprecated older TOML deck files
+(one table per deck id), which ``drivers.config.load_deck`` still reads, have it too.
 """
 
 from __future__ import annotations
@@ -140,8 +142,8 @@ class DeckRegistry:
 
     @classmethod
     def from_mapping(cls, decks: Mapping[str, object]) -> DeckRegistry:
-        """The registry of ``{deck id: {card text: uid}}`` (the shape of the JSON and of the
-        TOML deck file); DeckError naming the deck and card of the first bad entry."""
+        """The registry of ``{deck id: {card text: uid}}`` (the shape of the deck file's ``decks``,
+        and of the older TOML deck files); DeckError naming the deck and card of the first bad entry."""
         tags: list[EnrolledTag] = []
         for deck, cards in decks.items():
             if not isinstance(cards, Mapping):
