@@ -346,7 +346,9 @@ class Room:
         """Per table, what its players may see now (``controller.room.players.for_table``)."""
         ended = self.session_over()
         clock_round = None if self.clock is None else self.clock.round_at(now)
-        return {t: for_table(self.results, t, self.players, ended=ended, clock_round=clock_round)
+        travellers, ranking = self.results.travellers(), self.results.ranking()
+        return {t: for_table(self.results, t, self.players, ended=ended, clock_round=clock_round,
+                             travellers_now=travellers, ranking_now=ranking)
                 for t in self._tables()}
 
     # -- output -----------------------------------------------------------------------------------

@@ -85,14 +85,17 @@ def _shown(results: RoomResults, table: str, ended: bool, clock_round: int | Non
 
 
 def for_table(results: RoomResults, table: str, settings: PlayerSettings, *, ended: bool,
-              clock_round: int | None = None) -> Json:
+              clock_round: int | None = None, travellers_now: list[Json] | None = None,
+              ranking_now: list[Json] | None = None) -> Json:
     """The results message for ``table``'s players (module doc); ``clock_round`` is the round the
-    round clock is in (None: no clock)."""
+    round clock is in (None: no clock); ``travellers_now`` and ``ranking_now`` the room's, when the
+    caller has them already (one computation for every table)."""
     shown = sorted(_shown(results, table, ended, clock_round), key=lambda bw: table_order(bw[0]))
     travellers: list[Json] = []
     pairs: list[tuple[str | None, str]] = []
     if settings.travellers:
-        by_board = {t["board"]: t for t in results.travellers()}
+        every = results.travellers() if travellers_now is None else travellers_now
+        by_board = {t["board"]: t for t in every}
         travellers = [by_board[board] for board, _ in shown if board in by_board]
         now = results.current(table) if not ended else None
         last = shown[-1][1] if shown else None
@@ -109,4 +112,4 @@ def for_table(results: RoomResults, table: str, settings: PlayerSettings, *, end
     return {"kind": "results", "table": table, "name": results.name, "ended": ended,
             "settings": settings.as_json(), "boards": sorted(boards, key=table_order),
             "travellers": travellers, "scorecards": cards,
-            "ranking": results.ranking() if show_ranking else None}
+            "ranking": (results.ranking() if ranking_now is None else ranking_now) if show_ranking else None}

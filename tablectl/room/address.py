@@ -9,6 +9,7 @@ the broker against, e.g. a club's self-signed one; without it, the system's CAs.
     bridge/CLUB/table/ID/alert
     bridge/CLUB/table/ID/result/BOARD    retained
     bridge/CLUB/table/ID/command         console -> table
+    bridge/CLUB/table/ID/results         retained, console -> table: what its players may see
     bridge/CLUB/console/ack/ID           retained, console -> table: what the console holds
     bridge/CLUB/public/ID/...            the optional spectator feed
 
@@ -122,6 +123,11 @@ class Topics:
         return f"{self.base}/command"
 
     @property
+    def player_results(self) -> str:
+        """Retained, console -> table: the results its players may see (``controller.room.players``)."""
+        return f"{self.base}/results"
+
+    @property
     def ack(self) -> str:
         """Retained, console -> table: the session and highest ``seq`` the console holds."""
         return f"bridge/{self.club}/console/ack/{self.table}"
@@ -133,8 +139,9 @@ class Topics:
 
     @property
     def subscriptions(self) -> tuple[str, ...]:
-        """What the table subscribes to: its commands and the console's acknowledgement."""
-        return (self.command, self.ack)
+        """What the table subscribes to: its commands, the console's acknowledgement and the
+        results for its players."""
+        return (self.command, self.ack, self.player_results)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +150,7 @@ class TopicParts:
 
     table: str
     kind: str
-    """``state``, ``event``, ``alert``, ``result``, ``command``, ``ack`` or ``public``."""
+    """``state``, ``event``, ``alert``, ``result``, ``command``, ``results``, ``ack`` or ``public``."""
     rest: str | None = None
 
 
@@ -192,6 +199,11 @@ class ClubTopics:
         return f"bridge/{self.club}/table/+/command"
 
     @property
+    def player_results(self) -> str:
+        """Every table's results for its players (the console writes them; nobody else may)."""
+        return f"bridge/{self.club}/table/+/results"
+
+    @property
     def acks(self) -> str:
         """The console's own retained acknowledgements, one per table."""
         return f"bridge/{self.club}/console/ack/+"
@@ -214,7 +226,7 @@ class ClubTopics:
             return None
         area, table, tail = levels[2], levels[3], levels[4:]
         if area == "table":
-            if len(tail) == 1 and tail[0] in ("state", "event", "alert", "command"):
+            if len(tail) == 1 and tail[0] in ("state", "event", "alert", "command", "results"):
                 return TopicParts(table, tail[0])
             if len(tail) == 2 and tail[0] == "result" and valid_name(tail[1]):
                 return TopicParts(table, "result", tail[1])

@@ -10,9 +10,10 @@
     by Debian's ``mosquitto_passwd``; mode 0600.
 ``acl``
     table ``ID`` may write only its own ``bridge/CLUB/table/ID/{state,event,alert,result/#}``
-    and ``bridge/CLUB/public/ID/#``, and read only its ``command`` topic and the console's
-    ``bridge/CLUB/console/ack/ID``; the console reads ``bridge/CLUB/#`` and writes the
-    tables' ``command`` topics and its ``console/ack/#``; nobody else anything.
+    and ``bridge/CLUB/public/ID/#``, and read only its ``command`` topic, the console's
+    ``bridge/CLUB/console/ack/ID`` and the results for its players ``bridge/CLUB/table/ID/results``;
+    the console reads ``bridge/CLUB/#`` and writes the tables' ``command`` and ``results`` topics
+    and its ``console/ack/#``; nobody else anything.
 ``credentials.toml``
     mode 0600: each table's and the console's full room address with its password, and for
     each table the line to paste into its table config.
@@ -157,6 +158,7 @@ def acl_text(club: str, tables: Sequence[str]) -> str:
         f"user {CONSOLE_USER}",
         f"topic read {c.everything}",
         f"topic write {c.commands}",
+        f"topic write {c.player_results}",
         f"topic write bridge/{club}/console/ack/#",
     ]
     for table in tables:
@@ -171,6 +173,7 @@ def acl_text(club: str, tables: Sequence[str]) -> str:
             f"topic write {t.public}/#",
             f"topic read {t.command}",
             f"topic read {t.ack}",
+            f"topic read {t.player_results}",
         ]
     return "\n".join(lines) + "\n"
 

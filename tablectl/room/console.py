@@ -18,6 +18,11 @@ With the Director's session (``tablectl console --session FILE``, a TOML session
 table for that board, and the movement is checked (a board out of its round, Law 15); without
 one, each table's own ``pairs`` stand. ``results`` is the session scored so far (the exports of
 ``web_ui.console_results``), ``scorecard`` a pair's.
+
+The Director's settings (``settings``: what the players see of the results, the session ended,
+the round clock) are kept in ``console.sqlite`` too. After every change, and every few seconds
+for the round clock, each table is sent what its players may see (``controller.room.players``)
+on its ``results`` topic, retained (only when it changed): the table's results page shows it.
 """
 
 from __future__ import annotations
@@ -40,7 +45,9 @@ import paho.mqtt.client as mqtt
 from controller.deal import Deal
 from controller.fieldscore.model import EventScore
 from controller.fieldscore.session import Session
+from controller.room.clock import RoundClock
 from controller.room.console import Call, Room
+from controller.room.players import PlayerSettings
 from tablectl.room.address import ClubAddress
 from tablectl.room.commands import command
 from tablectl.room.link import COMMAND_LIMIT, iso, room_client
@@ -54,6 +61,8 @@ _RESTORE_BYTES = COMMAND_LIMIT - 2048
 """Bytes of events in one ``restore`` command (the rest of it fits in what is left of the table's limit)."""
 _LIMIT = 1 << 20
 """Bytes: a longer message from a table is dropped (a table never sends one)."""
+_TICK = 5.0
+"""Seconds between two looks at the round clock when nothing arrives (the players' results follow it)."""
 
 Json = dict[str, Any]
 
@@ -75,6 +84,7 @@ class ConsoleStore:
                 PRIMARY KEY (table_id, session, seq));
             CREATE TABLE IF NOT EXISTS state (table_id TEXT PRIMARY KEY, payload TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS mark (key TEXT PRIMARY KEY, state TEXT NOT NULL, at REAL NOT NULL);
+            CREATE TABLE IF NOT EXISTS setting (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         """)
 
     def add(self, messages: list[tuple[str, str, int, str, str, float]], states: dict[str, str]) -> None:
@@ -105,6 +115,18 @@ class ConsoleStore:
 
     def mark(self, key: str, state: str, at: float) -> None:
         self._conn.execute("INSERT OR REPLACE INTO mark VALUES (?, ?, ?)", (key, state, at))
+
+    def set(self, key: str, value: object) -> None:
+        """Keep one of the Director's settings (JSON)."""
+        self._conn.execute("INSERT OR REPLACE INTO setting VALUES (?, ?)", (key, json.dumps(value)))
+
+    def settings(self) -> dict[str, Any]:
+        """The Director's settings kept (a value that cannot be read is left out)."""
+        out: dict[str, Any] = {}
+        for key, value in self._conn.execute("SELECT key, value FROM setting"):
+            with contextlib.suppress(ValueError):
+                out[str(key)] = json.loads(value)
+        return out
 
     def load(self) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]], list[tuple[str, str, float]]]:
         """Everything kept: (table, kind, payload) in order of arrival, the states, the marks."""
@@ -141,7 +163,10 @@ class Console:
         self.received = 0
         self.duplicates = 0
         self._thread: threading.Thread | None = None
+        self._published: dict[str, str] = {}
+        """table -> the results last sent to its players."""
         self._restore()
+        self._restore_settings()
         self._client = room_client(address, f"bridge-{self.club}-console", clean_session=False)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
@@ -164,6 +189,18 @@ class Console:
         if messages:
             log.info("console: %d messages of %d tables restored from %s", len(messages), len(self.room.tiles),
                      self.store.path)
+
+    def _restore_settings(self) -> None:
+        kept = self.store.settings()
+        with contextlib.suppress(ValueError, TypeError, KeyError):
+            players = kept.get("players")
+            if isinstance(players, dict):
+                self.room.set_players(PlayerSettings(bool(players["travellers"]), str(players["ranking"])))
+        self.room.end_session(kept.get("ended") is True)
+        clock = kept.get("clock")
+        if isinstance(clock, dict) and self.room.clock is not None:
+            with contextlib.suppress(ValueError, TypeError, KeyError):
+                self.room.start_round(float(clock["started"]), int(clock["first"]))
 
     # -- running -----------------------------------------------------------------------------------
 
@@ -196,8 +233,10 @@ class Console:
         client.subscribe(f"bridge/{self.club}/table/+/#", qos=1)
         with self._lock:
             acks = dict(self._acks)
+            self._published.clear()  # sent again: a broker that lost its retained messages gets them back
         for table, (session, seq) in acks.items():
             self._publish_ack(table, session, seq)
+        self._queue.put(("", b"", self._wall()))  # the console thread sends the players' results
         self._notify()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
@@ -211,7 +250,11 @@ class Console:
 
     def _run(self) -> None:
         while True:
-            item = self._queue.get()
+            try:
+                item = self._queue.get(timeout=_TICK)
+            except queue.Empty:
+                self._publish_results()
+                continue
             if item is None:
                 return
             items = [item]
@@ -276,6 +319,7 @@ class Console:
             self._publish_ack(table, session, seq)
         for table, session, since, upto in damaged:
             self._send_restore(table, session, since, upto)
+        self._publish_results()
         if touched:
             self._notify()
 
@@ -299,6 +343,23 @@ class Console:
         if kind != "state" and not isinstance(msg.get("seq"), int):
             return None
         return kind, table, msg
+
+    def _publish_results(self) -> None:
+        """Send each table what its players may see now, where it changed (retained)."""
+        if not self._connected:
+            return
+        with self._lock:
+            every = self.room.for_players(self._wall())
+            changed = {}
+            for table, body in every.items():
+                text = json.dumps({"v": 1, "club": self.club, **body}, separators=(",", ":"))
+                if self._published.get(table) != text:
+                    changed[table] = text
+        for table, text in changed.items():
+            info = self._client.publish(f"bridge/{self.club}/table/{table}/results", text, qos=1, retain=True)
+            if info.rc == mqtt.MQTT_ERR_SUCCESS:
+                with self._lock:
+                    self._published[table] = text
 
     def _send_restore(self, table: str, session: str, since: int, upto: int | None) -> None:
         """Give ``table`` back what its log lost (its ``log_damaged`` alert) from this console's copy:
@@ -358,6 +419,52 @@ class Console:
         """``pair``'s session so far: its boards, points and place."""
         with self._lock:
             return self.room.scorecard(pair, section)
+
+    # -- the Director's settings ------------------------------------------------------------------------
+
+    def settings(self) -> Json:
+        """What the players see of the results, whether the session is over, the round clock."""
+        with self._lock:
+            clock = self.room.clock
+            return {"players": self.room.players.as_json(), "ended": self.room.ended,
+                    "over": self.room.session_over(),
+                    "clock": None if clock is None else clock.as_json(self._wall())}
+
+    def set_players(self, travellers: bool, ranking: str) -> Json:
+        """The Director's two settings for the players' results page (ValueError for a bad one)."""
+        settings = PlayerSettings(travellers, ranking)
+        with self._lock:
+            self.room.set_players(settings)
+            self.store.set("players", settings.as_json())
+        return self._changed_settings()
+
+    def end_session(self, ended: bool = True) -> Json:
+        """The Director ends the session (or takes it back)."""
+        with self._lock:
+            self.room.end_session(ended)
+            self.store.set("ended", ended)
+        return self._changed_settings()
+
+    def start_round(self, round_: int) -> Json:
+        """The Director calls round ``round_``: its clock starts now (ValueError without a session
+        or for a round it lacks)."""
+        with self._lock:
+            clock: RoundClock = self.room.start_round(self._wall(), round_)
+            self.store.set("clock", {"started": clock.started, "first": clock.first})
+        return self._changed_settings()
+
+    def stop_clock(self) -> Json:
+        with self._lock:
+            self.room.stop_clock()
+            self.store.set("clock", None)
+        return self._changed_settings()
+
+    def _changed_settings(self) -> Json:
+        with self._lock:
+            self.version += 1
+        self._queue.put(("", b"", self._wall()))  # the console thread sends the players' results
+        self._notify()
+        return self.settings()
 
     def opened(self, table: str) -> None:
         with self._lock:

@@ -28,6 +28,10 @@ The engine thread only sets a flag after each commit (``TableRuntime.subscribe``
   row like any other. A command that cannot be read is refused the same way and changes
   nothing. Commands run on a worker thread (``submit`` waits for the engine). A ``restore``
   (the console's copy of what the table's log lost) goes to ``TableRuntime.restore``.
+* **Results for the players** (``results``, retained, from the console only: the broker's ACL):
+  what this table's players may see of the room's results (``controller.room.players``), handed
+  to ``TableRuntime.take_room_results`` for the results page (``web_ui.player_results``). A
+  message for another table, or one that cannot be read, is dropped.
 """
 
 from __future__ import annotations
@@ -51,12 +55,14 @@ from controller.room.messages import SCHEMA, table_state
 from tablectl.room.address import ClubAddress, Topics
 from tablectl.store import open_reader
 
-__all__ = ["COMMAND_LIMIT", "TableLink", "envelope", "iso", "room_client"]
+__all__ = ["COMMAND_LIMIT", "RESULTS_LIMIT", "TableLink", "envelope", "iso", "room_client"]
 
 log = logging.getLogger(__name__)
 
 COMMAND_LIMIT = 16_384
 """Bytes: a longer command is refused unread."""
+RESULTS_LIMIT = 1 << 20
+"""Bytes: longer results for the players are dropped unread (30 tables' travellers are far less)."""
 _BATCH = 200
 _ACK_WAIT = 1.0
 """Seconds the link waits, after connecting, for the console's retained acknowledgement."""
@@ -180,7 +186,7 @@ class TableLink:
             log.error("the room's broker %s refused table %s: %s", self.address.url(), self.table, reason)
             return
         log.info("table %s linked to the room %s", self.table, self.address.url())
-        client.subscribe([(self.topics.command, 1), (self.topics.ack, 1)])
+        client.subscribe([(topic, 1) for topic in self.topics.subscriptions])
         with self._lock:
             self._connected = True
             self._rewind = True
@@ -200,6 +206,21 @@ class TableLink:
             self._take_ack(bytes(message.payload))
         elif message.topic == self.topics.command:
             self._commands.put(bytes(message.payload))
+        elif message.topic == self.topics.player_results:
+            self._take_results(bytes(message.payload))
+
+    def _take_results(self, payload: bytes) -> None:
+        take = getattr(self.runtime, "take_room_results", None)
+        if take is None or not payload or len(payload) > RESULTS_LIMIT:
+            return
+        try:
+            body = json.loads(payload)
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        if not isinstance(body, dict) or body.get("kind") != "results" or str(body.get("table")) != self.table:
+            log.warning("table %s: unreadable results from the console ignored", self.table)
+            return
+        take(body)
 
     def _take_ack(self, payload: bytes) -> None:
         try:

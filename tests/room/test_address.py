@@ -110,8 +110,9 @@ def test_table_topics_follow_the_tree() -> None:
     assert t.results == "bridge/riverside/table/12/result/+"
     assert t.command == "bridge/riverside/table/12/command"
     assert t.ack == "bridge/riverside/console/ack/12"
+    assert t.player_results == "bridge/riverside/table/12/results"
     assert t.public == "bridge/riverside/public/12"
-    assert t.subscriptions == (t.command, t.ack)
+    assert t.subscriptions == (t.command, t.ack, t.player_results)
     assert ClubAddress.parse("mqtt://h/riverside").topics("12") == t
 
 
@@ -122,7 +123,9 @@ def test_console_filters_cover_every_table() -> None:
     assert c.commands == "bridge/riverside/table/+/command"
     assert c.acks == "bridge/riverside/console/ack/+"
     assert c.results == "bridge/riverside/table/+/result/+"
+    assert c.player_results == "bridge/riverside/table/+/results"
     assert c.console_subscriptions == (c.tables, c.acks)
+    assert c.parse("bridge/riverside/table/12/results") == TopicParts("12", "results")
 
 
 @pytest.mark.parametrize("table", ["+", "#", "1/2", "", "a b"])

@@ -186,3 +186,22 @@ def test_tables_last_will_on_its_state_reaches_the_console(club_broker: Broker, 
     assert sock is not None
     sock.close()   # the connection dies without a DISCONNECT: the broker sends the will
     assert console.wait_for(T2.state, b'{"online": false}').topic == T2.state
+
+
+def test_a_tables_players_read_only_their_own_results_and_only_the_console_writes_them(
+        club_broker: Broker, peers: Peers) -> None:
+    """What a table's players may see (controller.room.players) goes to that table alone: a table
+    cannot read another's (they would see boards they have not played) nor forge its own."""
+    table2 = peers(club_broker.url("2")).connected()
+    table2.subscribe(T2.player_results)
+    table2.subscribe(T3.player_results)
+    table3 = peers(club_broker.url("3")).connected()
+    table3.publish(T2.player_results, b'{"forged": true}', retain=True)  # a table cannot write any
+    table2.publish(T2.player_results, b'{"forged": true}', retain=True)
+    console = peers(club_broker.url("console")).connected()
+    console.publish(T3.player_results, b'{"boards": ["9"]}', retain=True)
+    console.publish(T2.player_results, b"sentinel", retain=True)
+    table2.wait_for(T2.player_results, b"sentinel")
+    assert [(m.topic, m.payload) for m in table2.messages] == [(T2.player_results, b"sentinel")]
+    table3.subscribe(T3.player_results)  # retained: a table that (re)connects gets its latest at once
+    assert table3.wait_for(T3.player_results).payload == b'{"boards": ["9"]}'

@@ -64,12 +64,13 @@ def test_conf_has_no_anonymous_access_and_names_its_files(tmp_path: Path) -> Non
     assert not any(line.startswith(("certfile", "keyfile")) for line in conf)
 
 
-def test_acl_lets_a_table_write_only_its_topics_and_read_only_its_command_and_ack() -> None:
+def test_acl_lets_a_table_write_only_its_topics_and_read_only_its_command_ack_and_players_results() -> None:
     blocks = acl_text("c", ["1", "2"]).split("\n\n")[1:]
     assert blocks[0].splitlines() == [
         "user console",
         "topic read bridge/c/#",
         "topic write bridge/c/table/+/command",
+        "topic write bridge/c/table/+/results",
         "topic write bridge/c/console/ack/#",
     ]
     assert blocks[2].strip().splitlines() == [
@@ -81,6 +82,7 @@ def test_acl_lets_a_table_write_only_its_topics_and_read_only_its_command_and_ac
         "topic write bridge/c/public/2/#",
         "topic read bridge/c/table/2/command",
         "topic read bridge/c/console/ack/2",
+        "topic read bridge/c/table/2/results",
     ]
     rules = [line for line in acl_text("c", ["1"]).splitlines() if line and not line.startswith("#")]
     assert rules[0].startswith("user ")   # no rule before the first user: nothing for anonymous
