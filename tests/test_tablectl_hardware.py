@@ -12,6 +12,9 @@ import io
 import json
 import queue
 import re
+import signal
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -403,6 +406,25 @@ def test_doctor_says_on_stderr_which_device_it_opens_and_how_long_it_waits(tmp_p
         "waiting up to 0.5 s for the 2 devices to say whether they are up",
     ]
     assert "opening" not in out.getvalue() and "waiting up to" not in out.getvalue()
+
+
+def test_run_says_on_stderr_which_device_it_opens(tmp_path: Path) -> None:
+    config = write_config(tmp_path, '[seats.N]\nunit = "sim://?deck=deck.json"\n\n[seats.S]\nplay = "sim://"\n')
+    proc = subprocess.Popen([sys.executable, "-m", "tablectl", "run", "--config", str(config), "--no-web",
+                             "--data-dir", str(tmp_path / "data")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first.startswith("Test table: ")
+        assert "started in" in proc.stdout.readline()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert f"opening device 1 of 2: N.unit (sim://?deck={tmp_path / 'deck.json'})\n" in err
+    assert "opening device 2 of 2: S.play (sim://)\n" in err
+    assert "opening device" not in out
 
 
 def test_doctor_reads_a_simulated_pn532_through_nfcpy(tmp_path: Path, pn532: Pn532Simulator) -> None:

@@ -82,7 +82,7 @@ def _command(kind: str, port: int, tmp_path: Path, corpus: Path) -> list[str]:
     base = [sys.executable, "-m", "tablectl"]
     if kind == "run":
         config = tmp_path / "table.toml"
-        config.write_text('[table]\nname = "T"\n')
+        config.write_text('[table]\nname = "T"\n\n[seats.N]\nunit = "sim://"\n')
         return [*base, "run", "--config", str(config), "--data-dir", str(data), "--port", str(port)]
     if kind == "demo":
         return [*base, "demo", "--port", str(port), "--data-dir", str(data), "--boards", "1"]
@@ -107,3 +107,4 @@ def test_a_command_whose_port_is_taken_prints_no_address_nor_pin_and_exits_2(
     assert f"(process {pid})" in out.stderr and "--port" in out.stderr
     assert "Traceback" not in out.stderr
     assert not (tmp_path / "data" / "arbiter-pin").exists()
+    assert "opening device" not in out.stderr  # a real table checks its port before its devices
