@@ -95,3 +95,14 @@ def test_irregularities_do_not_make_the_exit_status_fail(tmp_path: Path) -> None
     (board,) = json.loads(out.stdout)["boards"]
     assert board["irregularities"][0]["kind"] == "call_out_of_rotation"
     assert board["status"] == "incomplete"
+
+
+def test_a_large_files_progress_goes_to_stderr_never_into_the_json_on_stdout(corpus: Path) -> None:
+    """Replaying the 7,632 records of example3 (long enough for progress lines): stdout holds the
+    JSON report alone, whatever progress is said goes to stderr."""
+    out = tablectl("replay", str(corpus / "endplay_tests" / "example3.pbn"), "--json", "--compact")
+    assert out.returncode == 0, out.stderr[-2000:]
+    report = json.loads(out.stdout)   # nothing but the report on stdout
+    assert len(report["boards"]) == 7632
+    assert all("boards" in line for line in out.stderr.splitlines())   # progress lines only
+    assert "Traceback" not in out.stderr
