@@ -159,9 +159,16 @@ def _public_ruling(irr: Irregularity) -> Json | None:
     return out
 
 
+def _kind_title(kind: str) -> str:
+    """The kind's plain title (LAWS.md Part 1, ``controller.catalogue``): "Penalty card"."""
+    found = catalogue.kind_named(kind)
+    return found.title if found is not None else kind.replace("_", " ")
+
+
 def public_irregularity(irr: Irregularity) -> Json:
-    """The public part of an irregularity: id, kind, law, offender, status, ruling option."""
-    return {"id": irr.id, "kind": irr.kind, "law": irr.law,
+    """The public part of an irregularity: id, kind and its plain title, law, offender, status,
+    ruling option."""
+    return {"id": irr.id, "kind": irr.kind, "title": _kind_title(irr.kind), "law": irr.law,
             "offender": None if irr.offender is None else str(irr.offender),
             "status": irr.status, "board": irr.board, "ruling": _public_ruling(irr)}
 
@@ -549,9 +556,11 @@ def _timeline(state: TableState, board: BoardState) -> list[Json]:
         items.append({"t": t, "seat": str(seat), "act": "stop", "what": "Stop", "think": None})
     for irr in map(state.irregularity, board.irregularity_ids):
         if irr is not None and irr.kind != _TEMPO:
+            # an irregularity the table only notes (nothing to choose) is a note, not an alarm
             items.append({"t": irr.t, "seat": None if irr.offender is None else str(irr.offender),
                           "act": "irregularity", "what": f"{irr.id} {irr.kind} (Law {irr.law})", "think": None,
-                          "id": irr.id})
+                          "id": irr.id, "title": _kind_title(irr.kind), "law": irr.law, "status": irr.status,
+                          "note": irr.status == "noted" or not irr.options})
     items.sort(key=lambda e: (e["t"] is None, e["t"] or 0.0))
     return items
 

@@ -1,5 +1,6 @@
-"""Shared helpers of the web tests: an app over a ``LocalTable``, the arbiter's log-in, and
-``Revealed``: what the play has shown to everybody, worked out from the actions alone."""
+"""Shared helpers of the web tests: an app over a ``LocalTable``, the arbiter's log-in,
+``Revealed``: what the play has shown to everybody, worked out from the actions alone, and the
+session the page tests show (``SESSION``, ``PENALTY_BOARD``, ``played``)."""
 
 from __future__ import annotations
 
@@ -59,6 +60,21 @@ def login(client: TestClient) -> str:
     assert r.status_code == 200, r.text
     csrf: str = r.json()["csrf"]
     return csrf
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """A headless Debian Chromium (Playwright's browser), one for the test module."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.web_ui.test_browser import ARGS, CHROMIUM
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
 
 
 @pytest.fixture
@@ -156,3 +172,44 @@ def _card_strings(value: Any) -> Iterator[str]:
     elif isinstance(value, list | tuple):
         for v in value:
             yield from _card_strings(v)
+
+
+PAGE_DEAL = "N:AKQJ.AKQ.AKQ.432 T98.JT9.JT9.AKQJ 765.876.8765.T98 432.5432.432.765"
+_AUCTION_3NT: list[dict[str, Any]] = [
+    {"seat": "N", "call": "1NT"}, {"seat": "E", "call": "Pass"}, {"seat": "S", "call": "2NT"},
+    {"seat": "W", "call": "Pass"}, {"seat": "N", "call": "3NT"}, {"seat": "E", "call": "Pass"},
+    {"seat": "S", "call": "Pass"}, {"seat": "W", "call": "Pass"}]
+SESSION: list[dict[str, Any]] = [
+    {"board": {"number": 2, "dealer": "E", "vul": "NS", "deal": PAGE_DEAL}},
+    {"seat": "E", "call": "Pass"}, {"seat": "S", "call": "Pass"}, {"seat": "W", "call": "Pass"},
+    {"seat": "N", "call": "Pass"},
+    {"board": {"number": 3, "dealer": "N", "vul": "None", "deal": PAGE_DEAL}}, *_AUCTION_3NT,
+    {"seat": "E", "play": "HJ"}, {"seat": "N", "claim": 12}, {"seat": "E", "agree": True}, {"seat": "W", "agree": True},
+]
+"""Two boards finished at this table: board 2 passed out, board 3 3NT by North made with three
+overtricks (+490)."""
+
+PENALTY_BOARD: list[dict[str, Any]] = [
+    {"board": {"number": 4, "dealer": "N", "vul": "None", "deal": PAGE_DEAL}}, *_AUCTION_3NT,
+    {"seat": "E", "play": "HJ"}, {"seat": "S", "play": "H8"}, {"seat": "W", "play": "H5"}, {"seat": "N", "play": "HA"},
+    {"seat": "W", "expose": "H3", "deliberate": True}, {"ruling": {"id": 1, "option": "acknowledge"}},
+    {"seat": "N", "play": "C2"}, {"seat": "E", "play": "CA"}, {"seat": "S", "play": "C8"}, {"seat": "W", "play": "C5"},
+]
+"""Board 4 (tests/scenarios/50_major_penalty_card_partner_on_lead_forbid_suit.json): West exposed
+\u26653 on purpose, a major penalty card (Laws 49, 50); East has won the trick and is on lead, and
+declarer is to choose (irregularity 2, Laws 50, 51)."""
+
+FORBID_HEARTS: dict[str, Any] = {"ruling": {"id": 2, "option": "forbid_suit", "suit": "H"}}
+
+
+def played(table: LocalTable, lines: list[dict[str, Any]], revealed: Revealed | None = None) -> LocalTable:
+    """``table`` after ``lines`` (table-log objects), as the sensors would report them; ``revealed``
+    follows what the play shows to everybody."""
+    for obj in lines:
+        action = tablelog.action_of(obj)
+        if revealed is not None:
+            revealed.before(action)
+        table.submit(action)
+        if revealed is not None:
+            revealed.after(table.snapshot().state)
+    return table

@@ -220,7 +220,7 @@ def test_validation_errors_are_rendered_whatever_the_value_they_refused() -> Non
     r = validation_error_response([{"type": "string_type", "loc": ("body", "\ud800", 0), "msg": "bad \udfff",
                                     "input": float("nan"), "ctx": {"x": float("inf")}}])
     assert r.status_code == 422
-    assert json.loads(r.body) == {"detail": [{"type": "string_type", "loc": ["body", "\\ud800", 0],
+    assert json.loads(bytes(r.body)) == {"detail": [{"type": "string_type", "loc": ["body", "\\ud800", 0],
                                               "msg": "bad \\udfff"}]}
 
 

@@ -1,12 +1,16 @@
 """The pages in a real headless Chromium (Playwright, Debian's /usr/bin/chromium): a board is
 played through the table service as the sensors would, a lead out of turn is raised, the arbiter
-logs in on his page, rules with a button, and the table page shows the ruling. Screenshots of the
-pages (tablet and phone sizes) go to docs/."""
+logs in on his page, rules with a button, and the table page shows the ruling.
+
+``DOCS`` is where the browser tests put the screenshots they take along the way: a scratch
+directory, so that a test run never changes the tree. The README's pictures are made on purpose
+by ``make screenshots`` (``BRIDGE_SCREENSHOTS=1``, tests/web_ui/test_pages_widths.py)."""
 
 from __future__ import annotations
 
 import os
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -23,7 +27,7 @@ from tests.web_ui.test_app import LOG
 from web_ui.local import LocalTable
 
 CHROMIUM = Path("/usr/bin/chromium")
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+DOCS = Path(tempfile.gettempdir()) / "bridge-table-test-screenshots"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -118,7 +122,7 @@ def test_the_arbiter_rules_on_a_lead_out_of_turn_and_the_table_page_shows_it(ser
 
             expect(page.locator("#banner")).to_be_hidden()
             expect(page.locator("#irregularities")).to_contain_text("ruling: forbid suit \u2660")
-            expect(page.locator("#faced")).to_contain_text("East may not lead \u2660")
+            expect(page.locator("#restrictions")).to_contain_text("East may not lead \u2660")
             table.submit(action_of({"seat": "E", "play": "HJ"}))  # E leads, dummy goes down
             expect(page.locator("#dummy")).to_contain_text("South (dummy)")
             expect(page.locator(".spot-E [data-card='HJ']")).to_be_visible()

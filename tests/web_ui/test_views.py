@@ -184,8 +184,9 @@ def test_a_lead_out_of_turn_is_public_with_its_law_and_offender_but_never_its_de
     state = _state(BOARD, *AUCTION, {"seat": "W", "play": "S2"})
     view = table_view(state)
     assert view["waiting_for_arbiter"] is True
-    assert view["irregularities"] == [{"id": 1, "kind": "opening_lead_out_of_turn", "law": "54", "offender": "W",
-                                       "status": "awaiting_ruling", "board": 1, "ruling": None}]
+    assert view["irregularities"] == [{"id": 1, "kind": "opening_lead_out_of_turn", "title": "Opening lead out of turn",
+                                       "law": "54", "offender": "W", "status": "awaiting_ruling", "board": 1,
+                                       "ruling": None}]
     assert view["board"]["held_cards"] == [{"seat": "W", "card": "S2"}]
     arb = arbiter_view(state)["irregularities"][0]
     assert arb["detail"] and arb["chooser"] == "N"

@@ -37,7 +37,8 @@ function announce(view) {
     const irr = urgent[urgent.length - 1];
     alert.hidden = false;
     alert.replaceChildren(el("b", {}, "Irregularity " + irr.id + ": " + lawText(irr)),
-      " \u2014 " + irr.detail + " \u00b7 chooses: " + irr.chooser);
+      " \u2014 " + cardsInText(irr.detail) + " \u00b7 chooses: " + irr.chooser +
+      (SEAT_NAME[irr.chooser] ? " (" + SEAT_NAME[irr.chooser] + ")" : ""));
   } else if (view.arbiter_called) {
     alert.hidden = false;
     alert.replaceChildren(el("b", {}, "Arbiter called by " + SEAT_NAME[view.arbiter_called]));

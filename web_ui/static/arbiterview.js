@@ -70,7 +70,10 @@ async function requestJson(method, path, body, csrf) {
   if (!response.ok) {
     const detail = data && data.detail;
     const text = typeof detail === "string" ? detail
-      : Array.isArray(detail) ? detail.map((d) => d.msg).join("; ") : response.statusText;
+      : Array.isArray(detail) ? detail.map((d) => {
+        const where = (d.loc || []).filter((x) => x !== "body").join(" ");
+        return (where ? where + ": " : "") + String(d.msg).replace(/^Value error, /, "");
+      }).join("; ") : response.statusText;
     const error = new Error(text || ("error " + response.status));
     error.status = response.status;
     throw error;
@@ -87,20 +90,20 @@ function argInput(irr, option, spec) {
   const labelled = (input) => el("label", { class: "arg", for: name }, el("span", { class: "arg-label" }, label), input);
   if (spec.type === "suit") {
     return labelled(el("select", { name: spec.name, id: name },
-      (spec.choices || ["S", "H", "D", "C"]).map((s) => el("option", { value: s }, SUIT_SYMBOL[s] + " " + s))));
+      (spec.choices || ["S", "H", "D", "C"]).map((s) => el("option", { value: s }, SUIT_SYMBOL[s] + " " + SUIT_WORD[s]))));
   }
   if (spec.type === "suits") {
     return el("fieldset", { class: "arg suits", id: name }, el("legend", { class: "arg-label" }, label),
       (spec.choices || ["S", "H", "D", "C"]).map((s) => el("label", { class: "flag" },
-        el("input", { type: "checkbox", name: spec.name, value: s }), SUIT_SYMBOL[s] + " " + s)));
+        el("input", { type: "checkbox", name: spec.name, value: s }), SUIT_SYMBOL[s] + " " + SUIT_WORD[s])));
   }
   if (spec.type === "card" && spec.choices && spec.choices.length) {
     return labelled(el("select", { name: spec.name, id: name },
       spec.required ? null : el("option", { value: "" }, "\u2014"),
-      spec.choices.map((c) => el("option", { value: c }, c))));
+      spec.choices.map((c) => el("option", { value: c }, cardsInText(c)))));
   }
   if (spec.type === "card") {
-    return labelled(el("input", { name: spec.name, id: name, placeholder: "SK", size: 3, maxlength: 2 }));
+    return labelled(el("input", { name: spec.name, id: name, placeholder: "e.g. SK", size: 5, maxlength: 3 }));
   }
   if (spec.type === "tricks") {
     return labelled(el("input", { name: spec.name, id: name, type: "number", min: spec.min ?? 0, max: spec.max ?? 13,
@@ -156,7 +159,7 @@ function rulingText(ruling) {
     if (key === "option") continue;
     if (key === "suit") parts.push(SUIT_SYMBOL[value] || value);
     else if (key === "tricks") parts.push(value + " tricks");
-    else if (key === "card") parts.push(value);
+    else if (key === "card") parts.push(cardsInText(value));
     else if (key === "by") parts.push("by " + value);
     else if (value === true) parts.push(plain(key));
     else if (value === false) parts.push("not " + plain(key));
@@ -182,8 +185,9 @@ function irregularityNode(irr, rulingsUrl, send) {
   return el("div", { class: "irr-card irr-" + irr.status, "data-irr": irr.id },
     el("div", { class: "irr-head" }, el("b", {}, irr.id + ". " + lawText(irr)),
       title.toLowerCase() === plain(irr.kind) ? null : el("span", { class: "muted" }, " " + title)),
-    irr.detail ? el("div", {}, irr.detail) : null,
-    el("div", { class: "muted" }, "Offender " + (irr.offender || "\u2014") + " \u00b7 chooses " + irr.chooser +
+    irr.detail ? el("div", { class: "irr-detail" }, cardsInText(irr.detail)) : null,
+    el("div", { class: "muted" }, "Offender " + (SEAT_NAME[irr.offender] || "\u2014") + " \u00b7 chooses " +
+      irr.chooser + (SEAT_NAME[irr.chooser] ? " (" + SEAT_NAME[irr.chooser] + ")" : "") +
       " \u00b7 " + plain(irr.status) + (irr.trick ? " \u00b7 trick " + irr.trick : "") +
       (irr.public ? " \u00b7 shown at the table" : " \u00b7 arbiter only")),
     rulingNode(irr),
@@ -214,22 +218,42 @@ function dealNode(board) {
   return el("div", { class: "deal" }, SEATS.map(handOf), el("div", { class: "deal-centre" }));
 }
 
+// the board's calls and cards with their think times; an irregularity the arbiter rules on stands
+// out as its own row, the notes (a long think noted, an irregularity only recorded) stay quiet
 function timelineNode(items) {
-  const table = el("table", { class: "timeline" }, el("tr", {}, ["t", "seat", "act", "", "think"].map((h) => el("th", {}, h))));
+  const table = el("table", { class: "timeline" },
+    el("tr", {}, ["time", "seat", "", "think"].map((h) => el("th", { scope: "col" }, h))));
+  const time = (item) => el("td", {}, item.t === null || item.t === undefined ? "" : Number(item.t).toFixed(1));
   for (const item of items) {
-    table.append(el("tr", { class: item.hesitation ? "hesitation" : item.act === "irregularity" ? "irr-row" : "" },
-      el("td", {}, item.t === null ? "" : Number(item.t).toFixed(1)), el("td", {}, item.seat || ""),
-      el("td", {}, plain(item.act)), el("td", {}, item.act === "card" ? cardNode(item.what) : item.act === "call" ? callNode(item.what, item.alert) : plain(item.what)),
+    if (item.act === "irregularity") {
+      const title = (item.title || plain(item.what)) + (item.law ? " (Law " + item.law + ")" : "");
+      table.append(el("tr", { class: item.note ? "note-row" : "irr-row", "data-irr": item.id },
+        time(item), el("td", {}, item.seat || ""),
+        el("td", { colspan: 2 }, item.note
+          ? "Noted: " + title
+          : el("b", {}, "\u26a0 Irregularity " + item.id + ": " + title + (item.status ? " \u00b7 " + plain(item.status) : "")))));
+      continue;
+    }
+    const hes = item.hesitation;
+    const noteOnly = hes && hes.status !== "awaiting_ruling";  // an alert (Law 16) waits for the arbiter
+    table.append(el("tr", { class: hes ? (noteOnly ? "act-row noted-think" : "act-row hesitation") : "act-row" },
+      time(item), el("td", {}, item.seat || ""),
+      el("td", {}, item.act === "card" ? cardNode(item.what) : item.act === "call" ? callNode(item.what, item.alert)
+        : plain(item.what)),
       el("td", {}, item.think === null || item.think === undefined ? "" : Number(item.think).toFixed(1) + " s",
-        item.hesitation ? el("div", { class: "warn-text" }, "hesitation: " + item.hesitation.detail) : null)));
+        hes ? el("div", { class: noteOnly ? "muted note" : "warn-text" },
+          (noteOnly ? "note: " : "hesitation: ") + hes.detail) : null)));
   }
   return table;
 }
 
 function extrasNodes(board) {
   const extras = [];
-  for (const p of board.penalty_cards) extras.push(el("div", {}, (p.major ? "Major" : "Minor") + " penalty card " + p.seat + " ", cardNode(p.card)));
-  for (const r of board.restrictions) extras.push(el("div", { class: "muted" }, r.seat + ": " + plain(r.kind) + " " + r.suits.join(" ") + " " + (r.mode || "") + " (from " + r.source + ")"));
+  for (const p of board.penalty_cards) extras.push(el("div", {}, (p.major ? "Major" : "Minor") + " penalty card of " + SEAT_NAME[p.seat] + " ", cardNode(p.card)));
+  for (const r of board.restrictions) {
+    extras.push(el("div", { class: "muted" }, (restrictionText(r) || SEAT_NAME[r.seat] + ": " + plain(r.kind) + " " +
+      suitsText(r.suits) + " " + plain(r.mode)) + " (irregularity " + r.source + ")"));
+  }
   for (const rv of board.revokes) extras.push(el("div", {}, "Revoke " + rv.id + " by " + rv.seat + " at trick " + rv.trick + (rv.established ? ", established" : ", not established") + (rv.exempt ? " (" + plain(rv.exempt) + ")" : "")));
   if (board.claim) extras.push(el("div", { class: "claim" }, "Claim by " + board.claim.seat + ": " + board.claim.tricks + " tricks; agreed " + (board.claim.agreed.join(", ") || "\u2014") + (board.claim.disputed ? " \u00b7 disputed" : "") + (board.claim.statement ? " \u00b7 \u201c" + board.claim.statement + "\u201d" : "")));
   return extras;
@@ -277,8 +301,9 @@ function renderArbiterView(view, prefix, rulingsUrl, send) {
     part("deal", dealNode(board));
     part("auction", auctionNode(board));
     part("contract", contractNode(board.contract, board.declarer));
-    part("turn", view.turn ? "To act: " + SEAT_NAME[view.turn] +
-      (board.legal_cards.length ? " \u00b7 legal: " + board.legal_cards.join(" ") : "") : plain(board.phase));
+    part("turn", view.turn ? ["To act: " + SEAT_NAME[view.turn],
+      board.legal_cards.length ? el("span", { class: "legal" }, " \u00b7 legal: ", board.legal_cards.map((c) => [cardNode(c), " "]).flat()) : null]
+      : plain(board.phase));
     part("trick", compassNode(board.current_trick, board.held_cards));
     part("tricks-won", el("span", { class: "won" }, "NS ", el("b", {}, board.tricks_won.NS)),
       el("span", { class: "won" }, "EW ", el("b", {}, board.tricks_won.EW)));
@@ -297,58 +322,157 @@ function renderArbiterView(view, prefix, rulingsUrl, send) {
 }
 
 // --- manual entries and corrections ---------------------------------------------------------------
+// A manual entry is checked here first (a wrong card or call is told in words), then shown as the
+// sentence of what will be recorded, and sent only once the arbiter confirms it.
 
+// kind, its name in the list, whether it needs a seat, what its value is (null: none)
 const ENTRY_KINDS = [
-  ["play", "card deemed played (Law 45)"], ["designate", "dummy's card designated"], ["expose", "card exposed"],
-  ["call", "call"], ["face", "cards faced"], ["claim", "claim (tricks)"], ["concede", "concession (tricks)"],
-  ["agree", "agrees to the claim"], ["dispute", "disputes the claim"], ["director", "arbiter called"],
-  ["adjust", "adjust: declarer's tricks"], ["undo_ruling", "undo ruling (id)"], ["board", "new board (number, deal)"],
+  ["play", "card deemed played (Law 45)", true, "card"], ["designate", "dummy's card designated", true, "card"],
+  ["expose", "card exposed", true, "card"], ["call", "call", true, "call"], ["face", "cards faced", true, "cards"],
+  ["claim", "claim (tricks)", true, "tricks"], ["concede", "concession (tricks)", true, "tricks"],
+  ["agree", "agrees to the claim", true, null], ["dispute", "disputes the claim", true, null],
+  ["director", "arbiter called", true, null], ["adjust", "adjust: declarer's tricks", false, "tricks"],
+  ["undo_ruling", "undo ruling (id)", false, "id"], ["board", "new board (number, deal)", false, "number"],
 ];
 
-function entryBody(kind, seat, value, extra) {
-  const cards = value.toUpperCase().split(/[\s,]+/).filter(Boolean);
-  switch (kind) {
-    case "play": return { seat, play: value.toUpperCase(), deemed: true };
-    case "designate": return { seat, designate: value.toUpperCase() };
-    case "expose": return { seat, expose: value.toUpperCase() };
-    case "call": return { seat, call: value };
-    case "face": return { seat, face: cards };
-    case "claim": return { seat, claim: Number(value) };
-    case "concede": return { seat, concede: Number(value) };
-    case "agree": return { seat, agree: true };
-    case "dispute": return { seat, agree: false };
-    case "director": return { seat, director: true };
-    case "adjust": return { adjust: { tricks: Number(value) } };
-    case "undo_ruling": return { undo_ruling: Number(value) };
-    case "board": {
-      const board = {};
-      if (value) board.number = Number(value);
-      if (extra) board.deal = extra;
-      return { board };
-    }
-  }
-  return {};
+const VALUE_LABEL = {
+  card: "Card (e.g. SK or H10)", call: "Call (e.g. 1NT, Pass, X)", cards: "Cards (e.g. SA S7 HK)",
+  tricks: "Tricks (0 to 13)", id: "Irregularity number", number: "Board number (optional)",
+};
+
+// "sk", "S10", "♠K" -> "SK"; null when it is not a card
+function parseCard(text) {
+  const t = String(text).trim().toUpperCase().replace("\u2660", "S").replace("\u2665", "H").replace("\u2666", "D")
+    .replace("\u2663", "C").replace(/^([SHDC])\s*10$/, "$1T");
+  return /^[SHDC][AKQJT2-9]$/.test(t) ? t : null;
 }
 
-// The manual entry form and the raw table-log line, posting to actionsUrl; ids start with prefix.
+// "pass", "p", "x", "1n", "1♥" -> "Pass", "Pass", "X", "1NT", "1H"; null when it is not a call
+function parseCall(text) {
+  const t = String(text).trim().toUpperCase().replace("\u2660", "S").replace("\u2665", "H").replace("\u2666", "D")
+    .replace("\u2663", "C").replace(/\s+/g, "");
+  if (t === "PASS" || t === "P") return "Pass";
+  if (t === "X" || t === "DOUBLE" || t === "DBL") return "X";
+  if (t === "XX" || t === "REDOUBLE" || t === "RDBL") return "XX";
+  const m = /^([1-7])(C|D|H|S|NT?)$/.exec(t);
+  return m ? m[1] + (m[2] === "N" ? "NT" : m[2]) : null;
+}
+
+// what the form says -> {body, sentence} to confirm, or {error} in words
+function entryOf(kindCode, seat, value, extra) {
+  const kind = ENTRY_KINDS.find((k) => k[0] === kindCode);
+  if (!kind) return { error: "Choose what happened." };
+  const [, , needsSeat, type] = kind;
+  if (needsSeat && !SEAT_NAME[seat]) return { error: "Choose the seat: North, East, South or West." };
+  const who = SEAT_NAME[seat];
+  if (type === "card") {
+    const card = parseCard(value);
+    if (!card) return { error: (value ? "\u201c" + value + "\u201d is not a card" : "Enter a card") +
+      ": write the suit letter (S, H, D or C) then the rank, e.g. SK for \u2660K or H10 for \u266510." };
+    const c = cardsInText(card);
+    if (kindCode === "play") return { body: { seat, play: card, deemed: true }, sentence: who + " plays " + c + " (a card deemed played, Law 45)." };
+    if (kindCode === "designate") return { body: { seat, designate: card }, sentence: who + " designates " + c + " from dummy." };
+    return { body: { seat, expose: card }, sentence: who + " exposes " + c + "." };
+  }
+  if (type === "call") {
+    const call = parseCall(value);
+    if (!call) return { error: (value ? "\u201c" + value + "\u201d is not a call" : "Enter a call") +
+      ": a bid from 1C to 7NT, Pass, X (double) or XX (redouble)." };
+    return { body: { seat, call }, sentence: who + " calls " + callText(call) + "." };
+  }
+  if (type === "cards") {
+    const words = String(value).trim().split(/[\s,]+/).filter(Boolean);
+    const cards = words.map(parseCard);
+    const bad = words.filter((w, i) => !cards[i]);
+    if (!words.length || bad.length) return { error: (bad.length ? "\u201c" + bad.join(" ") + "\u201d " +
+      (bad.length > 1 ? "are not cards" : "is not a card") : "Enter the cards") + ": write each as suit then rank, e.g. SA S7 HK." };
+    return { body: { seat, face: cards }, sentence: who + " faces " + cards.map(cardsInText).join(" ") + "." };
+  }
+  if (type === "tricks" || type === "id" || (type === "number" && value)) {
+    const n = Number(value);
+    const max = type === "tricks" ? 13 : type === "number" ? 9999 : 1000000;
+    const min = type === "tricks" ? 0 : 1;
+    if (!/^\d+$/.test(String(value).trim()) || n < min || n > max) {
+      return { error: (value ? "\u201c" + value + "\u201d is not " : "Enter ") + (type === "tricks" ? "a number of tricks from 0 to 13."
+        : type === "id" ? "an irregularity's number (see the list of irregularities)." : "a board number.") };
+    }
+    if (kindCode === "claim") return { body: { seat, claim: n }, sentence: who + " claims " + n + " trick" + (n === 1 ? "" : "s") + "." };
+    if (kindCode === "concede") return { body: { seat, concede: n }, sentence: who + " concedes " + n + " trick" + (n === 1 ? "" : "s") + "." };
+    if (kindCode === "adjust") return { body: { adjust: { tricks: n } }, sentence: "Declarer's tricks are set to " + n + " (an adjustment)." };
+    if (kindCode === "undo_ruling") return { body: { undo_ruling: n }, sentence: "The ruling on irregularity " + n + " is undone." };
+  }
+  if (kindCode === "board") {
+    const board = {};
+    if (value) board.number = Number(value);
+    if (extra) board.deal = extra;
+    return { body: { board }, sentence: "A new board starts" + (value ? ": board " + value : "") + (extra ? ", with the deal given" : "") + "." };
+  }
+  if (kindCode === "agree") return { body: { seat, agree: true }, sentence: who + " agrees to the claim." };
+  if (kindCode === "dispute") return { body: { seat, agree: false }, sentence: who + " disputes the claim." };
+  if (kindCode === "director") return { body: { seat, director: true }, sentence: who + " calls the arbiter." };
+  return { error: "Choose what happened." };
+}
+
+// The manual entry form (labelled; no seat chosen in advance; checked, then confirmed) and the raw
+// table-log line, posting to actionsUrl; ids start with prefix.
 function entryFormNodes(prefix, actionsUrl, send, onError) {
   const id = (name) => prefix + name;
-  const kind = el("select", { id: id("entry-kind"), "aria-label": "what" }, ENTRY_KINDS.map(([v, t]) => el("option", { value: v }, t)));
-  const seat = el("select", { id: id("entry-seat"), "aria-label": "seat" }, SEATS.map((s) => el("option", {}, s)));
-  const value = el("input", { id: id("entry-value"), "aria-label": "value", placeholder: "SK / 1NT / 9 / id" });
-  const extra = el("input", { id: id("entry-extra"), "aria-label": "deal", placeholder: "deal N:... (new board)" });
-  const form = el("form", { id: id("entry-form"), class: "entry" }, kind, seat, value, extra, el("button", { type: "submit" }, "Enter"));
+  const field = (label, input, extraClass) => el("label", { class: "field" + (extraClass ? " " + extraClass : ""), for: input.id },
+    el("span", { class: "field-label" }, label), input);
+  const kind = el("select", { id: id("entry-kind"), name: "kind" }, ENTRY_KINDS.map(([v, t]) => el("option", { value: v }, t)));
+  const seat = el("select", { id: id("entry-seat"), name: "seat" }, el("option", { value: "", selected: true }, "choose\u2026"),
+    SEATS.map((s) => el("option", { value: s }, SEAT_NAME[s])));
+  const value = el("input", { id: id("entry-value"), name: "value", autocomplete: "off" });
+  const extra = el("input", { id: id("entry-extra"), name: "deal", autocomplete: "off", placeholder: "N:AKQ.... (optional)" });
+  const valueLabel = el("span", { class: "field-label" });
+  const seatField = field("Seat", seat);
+  const valueField = el("label", { class: "field", for: value.id }, valueLabel, value);
+  const extraField = field("Deal (PBN)", extra, "wide");
+  const error = el("p", { id: id("entry-error"), class: "error", role: "alert" });
+  const confirmText = el("p", { id: id("entry-confirm-text"), class: "confirm-text" });
+  const recordButton = el("button", { type: "button", id: id("entry-record") }, "Record it");
+  const changeButton = el("button", { type: "button", id: id("entry-change"), class: "secondary" }, "Change");
+  const confirm = el("div", { id: id("entry-confirm"), class: "confirm", hidden: true },
+    el("p", { class: "confirm-head" }, "This will be recorded:"), confirmText, el("div", { class: "confirm-buttons" }, recordButton, changeButton));
+  let pending = null;
+  const shape = () => {
+    const [, , needsSeat, type] = ENTRY_KINDS.find((k) => k[0] === kind.value);
+    seatField.hidden = !needsSeat;
+    valueField.hidden = type === null;
+    valueLabel.textContent = type ? VALUE_LABEL[type] : "";
+    extraField.hidden = kind.value !== "board";
+  };
+  const hideConfirm = () => { pending = null; confirm.hidden = true; };
+  kind.addEventListener("change", () => { shape(); hideConfirm(); error.textContent = ""; });
+  for (const input of [seat, value, extra]) input.addEventListener("input", hideConfirm);
+  const form = el("form", { id: id("entry-form"), class: "entry", novalidate: true },
+    field("What happened", kind, "wide"), seatField, valueField, extraField,
+    el("button", { type: "submit", id: id("entry-check") }, "Check"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    send(actionsUrl, entryBody(kind.value, seat.value, value.value.trim(), extra.value.trim()), kind.selectedOptions[0].textContent);
+    const entry = entryOf(kind.value, seat.value, value.value.trim(), extra.value.trim());
+    if (entry.error) { error.textContent = entry.error; hideConfirm(); return; }
+    error.textContent = "";
+    pending = { body: entry.body, what: kind.selectedOptions[0].textContent };
+    confirmText.textContent = entry.sentence;
+    confirm.hidden = false;
   });
-  const raw = el("input", { id: id("raw"), "aria-label": "table-log action", placeholder: '{"seat":"S","play":"SK"}' });
-  const rawForm = el("form", { id: id("raw-form"), class: "entry" }, raw, el("button", { type: "submit" }, "Send"));
+  recordButton.addEventListener("click", async () => {
+    if (!pending) return;
+    const { body, what } = pending;
+    hideConfirm();
+    await send(actionsUrl, body, what);
+  });
+  changeButton.addEventListener("click", hideConfirm);
+  shape();
+  const raw = el("input", { id: id("raw"), placeholder: '{"seat":"S","play":"SK"}', autocomplete: "off" });
+  const rawForm = el("form", { id: id("raw-form"), class: "entry" }, field("Table-log action (JSON)", raw, "wide"),
+    el("button", { type: "submit" }, "Send"));
   rawForm.addEventListener("submit", (event) => {
     event.preventDefault();
     let body;
-    try { body = JSON.parse(raw.value); } catch (err) { onError("not JSON: " + err.message); return; }
+    try { body = JSON.parse(raw.value); } catch (err) { onError("This line is not JSON: write one action as in the table log, e.g. {\"seat\": \"S\", \"play\": \"SK\"}."); return; }
     send(actionsUrl, body, "Table-log line");
   });
-  return [form, el("details", {}, el("summary", {}, "Table-log line"), rawForm)];
+  return [form, error, confirm, el("details", {}, el("summary", {}, "Table-log line"), rawForm)];
 }

@@ -4,6 +4,7 @@
 const SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const SEATS = ["N", "E", "S", "W"];
 const SEAT_NAME = { N: "North", E: "East", S: "South", W: "West" };
+const SUIT_WORD = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -96,8 +97,9 @@ function auctionNode(board) {
   return table;
 }
 
-// a trick as a compass: N at the top, S at the bottom
-function compassNode(trick, extra) {
+// a trick as a compass: N at the top, S at the bottom; notes: {seat: [nodes]} shown beside each seat
+// (its penalty cards, say)
+function compassNode(trick, extra, notes) {
   const bySeat = {};
   for (const item of (trick && trick.cards) || []) bySeat[item.seat] = item;
   for (const item of extra || []) bySeat[item.seat] = Object.assign({ held: true }, item);
@@ -105,10 +107,45 @@ function compassNode(trick, extra) {
     const item = bySeat[seat];
     return el("div", { class: "spot spot-" + seat + (item && item.held ? " held" : ""), "data-seat": seat },
       el("div", { class: "spot-seat" }, seat),
-      item ? cardNode(item.card) : el("span", { class: "card empty" }, ""));
+      item ? cardNode(item.card) : el("span", { class: "card empty" }, ""),
+      notes && notes[seat] ? el("div", { class: "seat-notes" }, notes[seat]) : null);
   };
   return el("div", { class: "compass", "aria-label": "current trick" }, SEATS.map(spot),
     el("div", { class: "spot-centre" }, trick && trick.winner ? "won by " + trick.winner : ""));
+}
+
+// what a seat must or may not do, in words (controller/rulings.py obligation kinds)
+const RESTRICTION_LABEL = {
+  pass_once: "must pass at the next turn", pass_all: "must pass for the rest of the auction",
+  no_double_now: "may not double or redouble now", no_double_same: "may not double or redouble that bid again",
+  repeat: "must repeat the call", replace_call: "must make a new call",
+  lead_require: "must lead", lead_ban: "may not lead", lead_option_26: "leads as declarer will choose (Law 26)",
+  play_option_57: "plays as the arbiter ruled (Law 57)",
+};
+
+function suitsText(suits) {
+  return (suits || []).map((s) => SUIT_SYMBOL[s]).join(" ");
+}
+
+function restrictionText(r) {
+  const label = RESTRICTION_LABEL[r.kind];
+  if (!label) return null;
+  const suits = suitsText(r.suits);
+  const mode = r.kind === "play_option_57" && r.mode ? " (" + r.mode + ")" : "";
+  const call = r.call ? " " + callText(r.call) : "";
+  return SEAT_NAME[r.seat] + " " + label + call + (suits ? " " + suits : "") + mode;
+}
+
+// "1H" -> "1♥" (text, for sentences)
+function callText(call) {
+  return String(call).replace(/^([1-7])([CDHS])$/, (m, level, suit) => level + SUIT_SYMBOL[suit]);
+}
+
+// "H3 and SK" -> "♥3 and ♠K": the card codes in a sentence of the table's, in suit symbols
+function cardsInText(text) {
+  if (text === null || text === undefined) return "";
+  return String(text).replace(/(^|[^A-Za-z0-9])([SHDC])([AKQJT2-9])(?![A-Za-z0-9])/g,
+    (m, before, suit, rank) => before + SUIT_SYMBOL[suit] + (rank === "T" ? "10" : rank));
 }
 
 function vulText(vul) {

@@ -1,13 +1,69 @@
-// The table page (players): public information only, pushed over /ws/table.
+// The table page (players): public information only, pushed over /ws/table. The spectator page
+// draws with the same renderPublic (and the whole play).
 "use strict";
 
-const RESTRICTION_LABEL = {
-  pass_once: "must pass at the next turn", pass_all: "must pass for the rest of the auction",
-  no_double_now: "may not double or redouble now", repeat: "must repeat the call",
-  lead_require: "must lead", lead_ban: "may not lead", play_option_57: "plays as the arbiter ruled (Law 57)",
+const LEAD_KINDS = new Set(["lead_require", "lead_ban", "lead_option_26"]);
+const STATUS_WORDS = {
+  awaiting_ruling: "waiting for the arbiter", ruled: "ruled", accepted: "accepted", noted: "noted",
+  undone: "ruling undone",
 };
 
-// Renders a public payload (table or spectator) into the page's common elements
+// "To call: East" in the auction, "To play: ..." in the play
+function turnText(view, board) {
+  if (board.phase === "done") return "Board finished";
+  if (!view.turn) return "";
+  const who = SEAT_NAME[view.turn] + (board.dummy === view.turn && board.phase === "play" ? " (dummy)" : "");
+  if (board.phase === "auction") return "To call: " + who;
+  if (board.phase === "declaration") return "To declare: " + who;
+  return "To play: " + who;
+}
+
+// the cards each seat has on the table besides the trick: penalty cards (Law 50) and cards
+// exposed during the auction (Law 24), shown beside that seat
+function seatNotes(board) {
+  const notes = {};
+  const add = (seat, node) => (notes[seat] = notes[seat] || []).push(node);
+  for (const p of board.penalty_cards || []) {
+    add(p.seat, el("div", { class: "seat-card penalty", "data-penalty": p.card },
+      el("span", { class: "seat-card-label" }, (p.major ? "major" : "minor") + " penalty card"), " ", cardNode(p.card)));
+  }
+  for (const x of board.exposed || []) {
+    add(x.seat, el("div", { class: "seat-card exposed" }, el("span", { class: "seat-card-label" }, "exposed"), " ",
+      cardNode(x.card)));
+  }
+  return notes;
+}
+
+function irregularityLine(irr) {
+  const ruling = irr.ruling ? "ruling: " + irr.ruling.option.replace(/_/g, " ") +
+    (irr.ruling.suit ? " " + SUIT_SYMBOL[irr.ruling.suit] : "") +
+    (irr.ruling.tricks !== undefined ? " " + irr.ruling.tricks + " tricks" : "") : null;
+  return el("li", { class: "irr irr-" + irr.status, "data-irr": irr.id },
+    el("b", {}, (irr.title || irr.kind.replace(/_/g, " ")) + (irr.law ? " (Law " + irr.law + ")" : "")),
+    irr.offender ? el("span", {}, " by " + SEAT_NAME[irr.offender]) : null,
+    el("span", { class: "irr-status" }, " \u00b7 " + (STATUS_WORDS[irr.status] || irr.status.replace(/_/g, " "))),
+    ruling ? el("span", { class: "irr-ruling" }, " \u00b7 " + ruling) : null);
+}
+
+// the session's boards at this table, one row each: number, contract, declarer, result, score
+function resultsNode(score) {
+  const boards = (score && score.boards) || [];
+  if (!boards.length) return el("p", { class: "muted" }, "No board finished yet");
+  const table = el("table", { class: "results", "aria-label": "results of the session" },
+    el("tr", {}, ["Board", "Contract", "Declarer", "Result", "Score NS"].map((h) => el("th", { scope: "col" }, h))));
+  for (const b of boards) {
+    const passed = b.contract === "Pass";
+    table.append(el("tr", { "data-board": b.number ?? b.index },
+      el("td", {}, b.number ?? b.index),
+      el("td", {}, passed ? "Passed out" : contractNode(b.contract, null)),
+      el("td", {}, b.declarer ? SEAT_NAME[b.declarer] : "\u2014"),
+      el("td", {}, b.result || (passed ? "" : (b.status || "").replace(/_/g, " "))),
+      el("td", { class: "score-ns" }, b.score_ns === null || b.score_ns === undefined ? "" : b.score_ns)));
+  }
+  return table;
+}
+
+// Renders a public payload (table or spectator) into the page's elements
 function renderPublic(view, opts) {
   window.lastView = view;
   document.title = view.table_name || "Bridge table";
@@ -23,9 +79,14 @@ function renderPublic(view, opts) {
     banner.hidden = true;
     banner.textContent = "";
   }
+  replaceChildren("results", resultsNode(view.score));
+  const irrs = view.irregularities || [];
+  replaceChildren("irregularities", irrs.length ? el("ul", { class: "irr-list" }, irrs.map(irregularityLine))
+    : el("p", { class: "muted" }, "None on this board"));
   if (!board) {
     replaceChildren("board-info", view.waiting ? "The spectator view starts after the delay" : "Waiting for a board");
-    for (const id of ["auction", "contract", "turn", "trick", "tricks-won", "last-trick", "dummy", "faced"]) replaceChildren(id);
+    for (const id of ["auction", "contract", "turn", "trick", "tricks-won", "last-trick", "dummy", "faced",
+      "restrictions"]) replaceChildren(id);
     replaceChildren("score", scoreNode(view.score, null));
     return;
   }
@@ -35,17 +96,23 @@ function renderPublic(view, opts) {
     el("span", { class: "vul vul-" + board.vul }, vulText(board.vul)));
   replaceChildren("auction", auctionNode(board));
   replaceChildren("contract", contractNode(board.contract, board.declarer));
-  replaceChildren("turn", view.turn ? "To play: " + SEAT_NAME[view.turn] : board.phase === "done" ? "Board finished" : "");
-  replaceChildren("trick", compassNode(board.current_trick, board.held_cards));
+  replaceChildren("turn", turnText(view, board));
+  replaceChildren("trick", compassNode(board.current_trick, board.held_cards, seatNotes(board)));
   replaceChildren("tricks-won",
     el("span", { class: "won" }, "NS ", el("b", { id: "won-ns" }, board.tricks_won.NS)),
     el("span", { class: "won" }, "EW ", el("b", { id: "won-ew" }, board.tricks_won.EW)));
+  const rules = (board.restrictions || []).map((r) => {
+    const text = restrictionText(r);
+    return text ? el("li", { class: LEAD_KINDS.has(r.kind) ? "restriction lead" : "restriction", "data-seat": r.seat },
+      text) : null;
+  }).filter(Boolean);
+  replaceChildren("restrictions", rules.length ? el("ul", { class: "restrictions" }, rules) : null);
   if (opts && opts.history && board.tricks) {
     replaceChildren("last-trick", historyNode(board.tricks));
   } else {
     replaceChildren("last-trick", board.last_trick
       ? el("div", { class: "last-trick" }, el("span", { class: "muted" }, "Last trick: "),
-        board.last_trick.cards.map((c) => el("span", {}, c.seat + " ", cardNode(c.card), " ")),
+        board.last_trick.cards.map((c) => el("span", { class: "nowrap" }, c.seat + " ", cardNode(c.card), " ")),
         board.last_trick.winner ? "\u2192 " + board.last_trick.winner : "")
       : null);
   }
@@ -57,30 +124,12 @@ function renderPublic(view, opts) {
     if (board.dummy_hand && f.seat === board.dummy) continue;
     faced.push(handNode(f.cards, "Faced by " + SEAT_NAME[f.seat]));
   }
-  for (const p of board.penalty_cards || []) {
-    faced.push(el("div", { class: "penalty" }, (p.major ? "Major" : "Minor") + " penalty card " + p.seat + " ", cardNode(p.card)));
-  }
-  for (const x of board.exposed || []) {
-    faced.push(el("div", { class: "penalty" }, "Exposed by " + x.seat + " ", cardNode(x.card)));
-  }
-  for (const r of board.restrictions || []) {
-    const label = RESTRICTION_LABEL[r.kind];
-    if (!label) continue;
-    faced.push(el("div", { class: "restriction" }, SEAT_NAME[r.seat] + " " + label +
-      ((r.suits || []).length ? " " + r.suits.map((s) => SUIT_SYMBOL[s]).join(" ") : "") + (r.mode && r.kind === "play_option_57" ? " (" + r.mode + ")" : "")));
-  }
   if (board.claim) {
     faced.push(el("div", { class: "claim" }, "Claim by " + SEAT_NAME[board.claim.seat] + ": " + board.claim.tricks +
       " tricks" + (board.claim.disputed ? " (disputed)" : board.claim.agreed.length ? " (agreed by " + board.claim.agreed.join(", ") + ")" : "")));
   }
   replaceChildren("faced", faced);
   replaceChildren("score", scoreNode(view.score, board));
-  replaceChildren("irregularities", (view.irregularities || []).map((irr) =>
-    el("div", { class: "irr irr-" + irr.status, "data-irr": irr.id },
-      el("b", {}, lawText(irr)), irr.offender ? " \u2014 " + SEAT_NAME[irr.offender] : "",
-      " \u00b7 " + irr.status.replace(/_/g, " "),
-      irr.ruling ? " \u00b7 ruling: " + irr.ruling.option.replace(/_/g, " ") + (irr.ruling.suit ? " " + SUIT_SYMBOL[irr.ruling.suit] : "") +
-        (irr.ruling.tricks !== undefined ? " " + irr.ruling.tricks + " tricks" : "") : "")));
 }
 
 function historyNode(tricks) {
