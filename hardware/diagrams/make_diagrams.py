@@ -7,7 +7,8 @@ Sources: ``diagrams.toml`` beside this script (the Pico's pinout, the reader mod
 part values, the bidding box's dimensions) and the firmware itself: every GPIO number comes
 from ``firmware_bridge/firmware/seatfw/board.py`` and the slot order from
 ``firmware_bridge/messages.py``, so the drawings and the firmware cannot disagree. It writes
-``seat-unit.svg``, ``contact-matrix.svg``, ``pi.svg`` and ``bidding-box.svg`` next to itself
+``seat-unit.svg``, ``contact-matrix.svg``, ``pi.svg``, ``bidding-box.svg`` and ``spread-zone.svg``
+(drawn by ``spread_drawing.py``, from ``drivers.spread``'s pad array) next to itself
 (``--out`` elsewhere); ``--check`` writes nothing and exits 1 when a drawing on disk is not
 what the sources give now.
 
@@ -847,11 +848,19 @@ def draw_bidding_box(src: dict[str, Any]) -> str:
 
 # -- main ---------------------------------------------------------------------------------------
 
+def draw_spread_zone(src: dict[str, Any]) -> str:
+    """spread-zone.svg: the spread zone's antenna pads (its own module: spread_drawing.py)."""
+    sys.path.insert(0, str(HERE))
+    import spread_drawing  # (beside this script; it draws with this module's Svg)
+    return spread_drawing.draw(src, Svg)
+
+
 DRAWINGS: dict[str, Callable[[dict[str, Any]], str]] = {
     "seat-unit.svg": draw_seat_unit,
     "contact-matrix.svg": draw_contact_matrix,
     "pi.svg": draw_pi,
     "bidding-box.svg": draw_bidding_box,
+    "spread-zone.svg": draw_spread_zone,
 }
 
 
