@@ -36,11 +36,10 @@ def _waiting_replacement(state: TableState, board: BoardState, seat: Seat) -> Ob
     """The 2017 waiting state whose call ``seat`` now makes (Laws 23, 27B1(b), 30B1, 31A2, 31B, 32)."""
     if not state.code.rules.comparable_call:
         return None
-    for ob in board.obligations:
-        if ob.seat is seat and (ob.kind == r.OOR_REPLACEMENT
-                                or (ob.kind == r.REPLACE_CALL and ob.mode == "comparable")):
-            return ob
-    return None
+    waiting = [ob for ob in board.obligations if ob.seat is seat and (
+        ob.kind == r.OOR_REPLACEMENT or (ob.kind == r.REPLACE_CALL and ob.mode == "comparable"))]
+    # an insufficient bid made in replacing a call out of rotation: Law 27 decides (the stricter bar)
+    return next((ob for ob in waiting if ob.kind == r.REPLACE_CALL), waiting[0] if waiting else None)
 
 
 def _hold_replacement(state: TableState, board: BoardState, ob: Obligation, act: a.MakeCall) -> Step:
@@ -67,9 +66,12 @@ def _rule_comparable(state: TableState, board: BoardState, irr: Irregularity, he
     offender = irr.offender
     call = held.call
     assert offender is not None and call is not None
-    ob = _waiting_replacement(state, board, offender)
-    if ob is None:
+    waiting = [o for o in board.obligations if o.seat is offender and (
+        o.kind == r.OOR_REPLACEMENT or (o.kind == r.REPLACE_CALL and o.mode == "comparable"))]
+    if not waiting:
         raise _Refused("no cancelled call of the offender waits for its replacement")
+    # (a call out of rotation whose replacement was itself insufficient: the insufficient bid's law rules)
+    ob = next((o for o in waiting if o.kind == r.REPLACE_CALL), waiting[0])
     partner = offender.partner
     insufficient = ob.kind == r.REPLACE_CALL
     withdrawn = ob.call
@@ -78,7 +80,7 @@ def _rule_comparable(state: TableState, board: BoardState, irr: Irregularity, he
             insufficient and r.is_lowest_sufficient_same_denomination(call, withdrawn, board.auction)):
         raise _Refused(f"{call} is not the lowest sufficient bid in the denomination of {withdrawn}")
     board = _unhold(board, irr.id)
-    board = evolve(board, obligations=tuple(o for o in board.obligations if o is not ob))
+    board = evolve(board, obligations=tuple(o for o in board.obligations if o not in waiting))
     events: list[Event] = []
     if option in ("lowest_same_denomination", "comparable"):
         law = "27B1(a), 27D" if option == "lowest_same_denomination" else (

@@ -313,3 +313,36 @@ def test_a_call_after_the_auction_closed_gives_the_withdrawn_suit_in_2008_any_su
         assert board is not None
         ob = next(o for o in board.obligations if o.kind == LEAD_OPT_26)
         assert [str(s) for s in ob.suits] == suits, code
+
+
+BID_AT_RHOS_TURN = [{"seat": "E", "call": "1S"}, {"ruling": {"id": 1, "option": "cancel"}},
+                    {"seat": "N", "call": "1H"}]
+
+
+def test_bid_at_rhos_turn_then_rho_bids_bars_partner_for_the_rest_in_2008_once_if_not_comparable_in_2017_law_31a2(
+) -> None:
+    """D 31A2 (seed 002): RHO acts, the offender calls freely; another denomination bars partner for
+    the rest of the auction. 2017 31A2 (pzbs.pl 2017/en/l31.html, read): comparable -> nothing more;
+    not comparable -> partner passes at his next turn, 26B may apply."""
+    old, _ = _play("duplicate", [*BID_AT_RHOS_TURN, {"seat": "E", "call": "2C"}])
+    assert _obligations(old) == {(PASS_ALL, "W"), (LEAD_OPT_26, "W")}
+    lines = [*BID_AT_RHOS_TURN, {"seat": "E", "call": "2C"}]
+    new, _ = _play("duplicate2017", [*lines, {"ruling": {"id": 2, "option": "not_comparable"}}])
+    assert _obligations(new) == {(PASS_ONCE, "W"), (LEAD_OPT_26, "W")}
+    new, _ = _play("duplicate2017", [*lines, {"ruling": {"id": 2, "option": "comparable"}}])
+    assert _obligations(new) == set()
+
+
+def test_an_insufficient_replacement_of_a_call_out_of_rotation_is_judged_once_under_law_27_2017() -> None:
+    """2017: the replacement after a call out of rotation was itself insufficient (27): the arbiter
+    judges the call that replaces it once; Law 27B2 (partner passes for the rest) then settles both."""
+    lines = [*BID_AT_RHOS_TURN, {"seat": "E", "call": "1D"}, {"ruling": {"id": 2, "option": "correct"}},
+             {"seat": "E", "call": "2C"}]
+    new, _ = _play("duplicate2017", lines)
+    irr = _latest(new)
+    assert (irr.situation, irr.kind) == ("comparable_call", "insufficient_bid")
+    new, steps = _play("duplicate2017", [*lines, {"ruling": {"id": 3, "option": "not_comparable"}},
+                                         *_calls("Pass Pass 2H", "S"), {"seat": "E", "call": "2S"}])
+    assert not any(_rejected(s) for s in steps)
+    assert (PASS_ALL, "W") in _obligations(new) and new.board is not None
+    assert [str(c) for c in new.board.auction.calls][-1] == "2S" and _latest(new).id == 3
