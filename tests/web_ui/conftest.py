@@ -203,13 +203,17 @@ FORBID_HEARTS: dict[str, Any] = {"ruling": {"id": 2, "option": "forbid_suit", "s
 
 
 def played(table: LocalTable, lines: list[dict[str, Any]], revealed: Revealed | None = None) -> LocalTable:
-    """``table`` after ``lines`` (table-log objects), as the sensors would report them; ``revealed``
-    follows what the play shows to everybody."""
+    """``table`` after ``lines`` (table-log objects), as the sensors would report them (at the
+    line's own ``t`` when it has one, else at the table's clock); ``revealed`` follows what the
+    play shows to everybody."""
     for obj in lines:
         action = tablelog.action_of(obj)
         if revealed is not None:
             revealed.before(action)
-        table.submit(action)
+        if "t" in obj:
+            table.feed(action)
+        else:
+            table.submit(action)
         if revealed is not None:
             revealed.after(table.snapshot().state)
     return table
