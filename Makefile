@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 CORPUS ?= $(abspath ../shared/corpus)
 export BRIDGE_CORPUS ?= $(CORPUS)
 
-.PHONY: setup lock browser mosquitto run run-table test lint bench diagrams clean
+.PHONY: setup lock browser mosquitto run run-table test lint bench diagrams screenshots clean
 
 # Exactly the versions of requirements.lock (pip and setuptools included), then the project
 # itself without resolving anything: the same environment whatever the day.
@@ -72,6 +72,11 @@ bench: setup mosquitto
 # The wiring and bidding-box drawings of hardware/diagrams/, from diagrams.toml and the firmware's pin map.
 diagrams: setup
 	$(PY) hardware/diagrams/make_diagrams.py
+
+# The README's pictures: every page at phone, tablet and desktop width, as the width tests see them
+# (docs/<page>-<width>.png). A plain test run never writes them.
+screenshots: setup browser
+	BRIDGE_SCREENSHOTS=1 $(PY) -m pytest -q -p no:cacheprovider tests/web_ui/test_pages_widths.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.web_ui.conftest import FORBID_HEARTS, PENALTY_BOARD, PIN, SESSION, make_app, played
+from tests.web_ui.conftest import PENALTY_BOARD, PIN, SESSION, make_app, played
 from tests.web_ui.test_browser import CHROMIUM, serving
 from web_ui.local import LocalTable
 
@@ -108,9 +108,9 @@ def arbiter_login(page: Any, url: str) -> None:
 
 @pytest.fixture(scope="module")
 def table_url() -> Iterator[str]:
-    """A table with two boards finished and board 4 in play: a defender's major penalty card, and
-    the lead restriction declarer chose (Laws 50, 51)."""
-    table = played(LocalTable(), [*SESSION, *PENALTY_BOARD, FORBID_HEARTS])
+    """A table with two boards finished and board 4 in play: a defender's major penalty card, his
+    partner on lead, declarer to choose (Laws 50, 51): the arbiter's page shows the options."""
+    table = played(LocalTable(), [*SESSION, *PENALTY_BOARD])
     app, _ = make_app(table)
     with serving(app) as url:
         yield url
@@ -141,7 +141,7 @@ def _open(page: Any, which: str, table_url: str, console_url: str) -> None:
         expect(page.locator("#results tr[data-board='3']")).to_contain_text("490")
     elif which == "arbiter":
         arbiter_login(page, table_url)
-        expect(page.locator("#pending")).to_contain_text("Ruled:")
+        expect(page.locator("#pending form.option")).to_have_count(3)
     else:
         page.goto(console_url + "/")
         page.fill("#pin", CONSOLE_PIN)
