@@ -16,6 +16,11 @@ HTTP contract (errors are ``{"detail": ...}``):
   ``{"accepted": true}``, 409 with its reason, 504 when the table did not answer (offline:
   nothing was applied);
 - ``POST /api/calls/mark {"key", "state"}``: a call ``acknowledged`` or ``resolved``;
+- ``GET /api/settings``: ``{"players": {"travellers", "ranking"}, "ended", "over", "clock"}``;
+  ``POST /api/settings/players {"travellers": bool, "ranking": "end"|"live"|"never"}``: what the
+  players see at their tables (``controller.room.players``); ``POST /api/session/end {"ended"}``:
+  the session is over (or not); ``POST /api/clock/start {"round"}``: round N is called now, its
+  clock runs (409 without the session); ``POST /api/clock/stop``;
 - ``GET /tables/{id}/arbiter``: a redirect (303) to that table's arbiter page by a signed,
   one-time link (``web_ui.arbiter_link``): the Director is in without the PIN, whatever a PIN
   guesser did there (404 when the console has no link key or no URL for that table);
@@ -78,6 +83,11 @@ class ConsoleService(Protocol):
     def send(self, table: str, kind: str, body: Json) -> str: ...
     def reply(self, ref: str, timeout: float) -> Json | None: ...
     def subscribe(self, callback: Callable[[Json], None]) -> Callable[[], None]: ...
+    def settings(self) -> Json: ...
+    def set_players(self, travellers: bool, ranking: str) -> Json: ...
+    def end_session(self, ended: bool = True) -> Json: ...
+    def start_round(self, round_: int) -> Json: ...
+    def stop_clock(self) -> Json: ...
 
 
 class ConsoleSettings(BaseModel):
@@ -105,6 +115,24 @@ class MarkBody(BaseModel):
     model_config = {"extra": "forbid"}
     key: str = Field(min_length=1, max_length=120)
     state: Literal["acknowledged", "being_ruled", "resolved"]
+
+
+class PlayersBody(BaseModel):
+    """The Director's two settings for the players' results pages."""
+
+    model_config = {"extra": "forbid"}
+    travellers: bool
+    ranking: Literal["end", "live", "never"]
+
+
+class EndBody(BaseModel):
+    model_config = {"extra": "forbid"}
+    ended: bool = True
+
+
+class ClockBody(BaseModel):
+    model_config = {"extra": "forbid"}
+    round: int = Field(ge=1, le=200)
 
 
 def _table(table: str) -> str:
@@ -243,6 +271,33 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
         except KeyError as exc:
             raise HTTPException(404, f"no call {body.key!r}") from exc
         return {"key": call.key, "state": call.state}
+
+    async def act(fn: Callable[..., Json], *args: Any) -> Json:
+        try:
+            return await asyncio.to_thread(fn, *args)
+        except ValueError as exc:
+            raise HTTPException(409, str(exc)) from exc
+
+    @api.get("/settings", summary="What the players see of the results, the session's end, the round clock")
+    async def get_settings(_: Director) -> Json:
+        return await asyncio.to_thread(console.settings)
+
+    @api.post("/settings/players", summary="What the players see at their tables: travellers on or off, the "
+                                           "ranking at the end, live or never")
+    async def set_players(body: PlayersBody, _: Guarded) -> Json:
+        return await act(console.set_players, body.travellers, body.ranking)
+
+    @api.post("/session/end", summary="The session is over (ended: true) or not (false)")
+    async def end_session(body: EndBody, _: Guarded) -> Json:
+        return await act(console.end_session, body.ended)
+
+    @api.post("/clock/start", summary="Round N is called now: its clock runs (the session's round time)")
+    async def start_clock(body: ClockBody, _: Guarded) -> Json:
+        return await act(console.start_round, body.round)
+
+    @api.post("/clock/stop", summary="Stop the round clock")
+    async def stop_clock(_: Guarded) -> Json:
+        return await act(console.stop_clock)
 
     app.include_router(api)
     app.include_router(results_router(console, director))

@@ -18,9 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from controller.fieldscore.session import Session
 from controller.records.tablelog import action_of
 from controller.room.console import Call, Room
 from controller.room.messages import SCHEMA, room_rows, table_state
+from controller.room.players import PlayerSettings
 from controller.table import TableState, step
 from controller.views import arbiter_view, claim_help_view
 from web_ui.console import ConsoleSettings
@@ -51,8 +53,9 @@ class Sent:
 class FakeConsole:
     """The console (module doc): a ``Room`` fed by hand, commands recorded, replies decided by the test."""
 
-    def __init__(self, wall: float = 1_764_086_400.0, boards_per_round: int = 3) -> None:
-        self.room = Room(CLUB)
+    def __init__(self, wall: float = 1_764_086_400.0, boards_per_round: int = 3,
+                 session: Session | None = None) -> None:
+        self.room = Room(CLUB, session=session)
         self.wall = wall
         self.boards_per_round = boards_per_round
         self.tables: dict[str, TableState] = {}
@@ -149,6 +152,35 @@ class FakeConsole:
                 if callback in self._subscribers:
                     self._subscribers.remove(callback)
         return unsubscribe
+
+    def settings(self) -> Json:
+        with self._lock:
+            snap = self.room.snapshot(self.wall)
+            return {"players": snap["players"], "ended": snap["ended"], "over": snap["over"], "clock": snap["clock"]}
+
+    def set_players(self, travellers: bool, ranking: str) -> Json:
+        with self._lock:
+            self.room.set_players(PlayerSettings(travellers, ranking))
+        return self._changed_settings()
+
+    def end_session(self, ended: bool = True) -> Json:
+        with self._lock:
+            self.room.end_session(ended)
+        return self._changed_settings()
+
+    def start_round(self, round_: int) -> Json:
+        with self._lock:
+            self.room.start_round(self.wall, round_)
+        return self._changed_settings()
+
+    def stop_clock(self) -> Json:
+        with self._lock:
+            self.room.stop_clock()
+        return self._changed_settings()
+
+    def _changed_settings(self) -> Json:
+        self._emit({"kind": "changed"})
+        return self.settings()
 
     def _emit(self, message: Json) -> None:
         with self._lock:

@@ -7,11 +7,12 @@
 "use strict";
 
 const STATE_WORD = {
-  irregularity: "IRREGULARITY", called: "CALLED", offline: "OFFLINE", round_finished: "ROUND OVER",
+  irregularity: "IRREGULARITY", called: "CALLED", offline: "OFFLINE", late: "LATE", round_finished: "ROUND OVER",
   idle: "BETWEEN BOARDS", playing: "PLAYING",
 };
 const STATE_MEANING = {
   irregularity: "a ruling is awaited", called: "a call for the Director", offline: "the table is not connected",
+  late: "boards left, round time up",
   round_finished: "waiting for the next round", idle: "no board in play", playing: "nothing to do",
 };
 const NEEDS_DIRECTOR = new Set(["irregularity", "called"]);
@@ -19,7 +20,8 @@ const CALL_WORD = { called: "WAITING", acknowledged: "ON MY WAY", being_ruled: "
 const PHASE_WORD = { auction: "Bidding", declaration: "Declaration", play: "Play", done: "Board over", idle: "No board" };
 const SCORING_WORD = { MP: "matchpoints", Butler: "Butler IMPs", CrossIMP: "cross-IMPs", Teams: "teams" };
 const FIELD_WORD = { NS: "North-South", EW: "East-West" };
-const ROOM_FINDING = { 87: (c) => "Board " + c.board + " fouled (Law 87)", 15: (c) => "Board " + c.board + " out of its round (Law 15)" };
+const ROOM_FINDING = { 87: (c) => "Board " + c.board + " fouled (Law 87)", 15: (c) => "Board " + c.board + " out of its round (Law 15)",
+  7: (c) => "Board " + c.board + " rotated (Law 7)" };
 
 let csrf = null;
 let socket = null;
@@ -160,6 +162,7 @@ function renderRoom() {
   renderCalls();
   renderTiles();
   renderRanking();
+  renderSession();  // console.session.js: the round clock, the late tables, what the players see
   replaceChildren("travellers", room.travellers.length ? room.travellers.map(travellerNode)
     : el("p", { class: "muted" }, "No board finished yet"));
   if (openTable !== null) renderTableHead();
@@ -221,6 +224,9 @@ function tileNode(tile) {
   for (const call of room.calls.filter((c) => c.origin === "room" && c.table === tile.table && c.state !== "resolved").slice(0, 2)) {
     lines.push(el("span", { class: "tile-line tile-need" }, (ROOM_FINDING[call.law] || ((c) => c.what))(call)));
   }
+  const late = (room.late || []).find((l) => l.table === tile.table);
+  if (late) lines.push(el("span", { class: "tile-line tile-need" }, "Late for round " + late.round + ": " + late.played
+    + " of " + late.due + " boards, ", ticking(late.late_by), " over"));
   if (s.arbiter_called && NEEDS_DIRECTOR.has(tile.colour)) lines.push(el("span", { class: "tile-line tile-need" }, (SEAT_NAME[s.arbiter_called] || s.arbiter_called) + " called the Director"));
   const phase = s.phase || "idle";
   if (phase !== "idle") {

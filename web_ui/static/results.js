@@ -39,15 +39,15 @@ function scorecardNode(card) {
   const head = "Pair " + card.pair + (st && st.place ? " \u00b7 place " + st.place : "")
     + (st && st.percent !== null && st.percent !== undefined ? " \u00b7 " + points(st.percent) + "%" : "");
   const node = el("table", { class: "scorecard", "data-pair": card.pair }, el("caption", {}, head),
-    el("tr", {}, ["Board", "Against", "Contract", "Result", "Score", "Points"].map((h) => el("th", {}, h))));
+    el("tr", {}, ["Board", "Against", "Contract", "Score", "Points"].map((h) => el("th", {}, h))));
   for (const b of card.boards) {
-    node.append(el("tr", {},
+    const played = b.contract && b.contract !== "Pass";
+    node.append(el("tr", { "data-board": b.board },
       el("td", {}, b.board), el("td", {}, b.opponents),
-      el("td", {}, b.contract && b.contract !== "Pass" ? contractNode(b.contract, b.declarer) : "\u2014"),
-      el("td", {}, resultWords(b)), el("td", { class: "num" }, b.score ?? ""),
-      el("td", { class: "num" }, points(b.points))));
+      el("td", {}, played ? [contractNode(b.contract), " " + (b.declarer || "") + " " + resultWords(b)] : resultWords(b)),
+      el("td", { class: "num" }, b.score ?? ""), el("td", { class: "num" }, points(b.points))));
   }
-  if (!card.boards.length) node.append(el("tr", {}, el("td", { colspan: "6", class: "muted" }, "No board yet")));
+  if (!card.boards.length) node.append(el("tr", {}, el("td", { colspan: "5", class: "muted" }, "No board yet")));
   return node;
 }
 
