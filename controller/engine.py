@@ -13,7 +13,8 @@ restart (``rebuild``) run exactly the same code (the log's rows are those of
 
 What the sensing layer must be told as the table moves on is told here, from the table's
 own state, never from a guess: a ``BoardStart`` calls ``new_board`` first (what is pending
-from the last board is reported and stepped before it); a board that ends calls
+from the last board is reported and stepped before it), with the board's own deck when the
+deck file has one named after it (``board_deck``); a board that ends calls
 ``end_board`` (cards gathered over the readers are not plays); and after every input the
 cards the sensing layer counts as played are made to agree with the cards the table has on
 it (the tricks and the cards held aside for a ruling): a card the table refused, or that a
@@ -73,8 +74,8 @@ from controller.sensing.translate import BOARD_READER, Notice, Sensing, Settings
 from controller.table import BoardState, Phase, Step, TableState, step
 
 __all__ = [
-    "RAW_TYPES", "Derived", "Engine", "Outcome", "Rebuilt", "apply_input", "rebuild", "session_start",
-    "table_mask",
+    "RAW_TYPES", "Derived", "Engine", "Outcome", "Rebuilt", "apply_input", "board_deck", "rebuild",
+    "session_start", "table_mask",
 ]
 
 _PLAIN = (a.MakeCall, a.PlayCard, a.StopCard, a.AlertCard, a.CallDirector, a.PickUp)
@@ -99,6 +100,18 @@ class Outcome:
     def rows(self, head: Row) -> tuple[Row, list[Row]]:
         """The log rows of this outcome: the input row ``head`` and the derived rows."""
         return head, output_rows(self.derived, self.notices)
+
+
+def board_deck(decks: DeckRegistry, number: int | None) -> str | None:
+    """The deck enrolled for board ``number`` (deck id ``board<number>``, the club's naming in
+    hardware/decks.md), or None: then the sensing layer's table deck, or the first card seen.
+
+    With it, a card of another board's deck is reported as such from the first card on (Law
+    17D), even when it is the first card seen."""
+    if number is None:
+        return None
+    name = f"board{number}"
+    return name if decks.cards(name) else None
 
 
 def _board_open(board: BoardState | None) -> bool:
@@ -307,7 +320,7 @@ class _Fold:
 
     def apply(self, action: a.Action, source: str) -> Step:
         if isinstance(action, a.BoardStart):
-            self.sensing, outs = self.sensing.new_board(action.t)
+            self.sensing, outs = self.sensing.new_board(action.t, board_deck(self.sensing.decks, action.number))
             self.lying = ()
             self.outputs(outs)
         was_open = _board_open(self.table.board)

@@ -110,7 +110,8 @@ class NoticeKind(StrEnum):
     UNKNOWN_TAG = "unknown_tag"
     """A tag that no enrolled deck has (DESIGN.md: an event in its own right)."""
     FOREIGN_TAG = "foreign_tag"
-    """A card of another enrolled deck than the one in play (Law 13/14 deck problem)."""
+    """A card of another enrolled deck than the one in play: in duplicate, with a deck per
+    board, a card from another board (Law 17D; Law 13 for the hand it joined)."""
     UNKNOWN_READER = "unknown_reader"
     """A tag event from a reader name the table does not have (a wiring or config error)."""
     IMPOSSIBLE_CONTACT = "impossible_contact"
@@ -564,7 +565,9 @@ class _Work:
                                    f"tag {uid} is not an enrolled card", ev.t))
         else:
             self.out.append(Notice(NoticeKind.FOREIGN_TAG, where, reader, uid,
-                                   f"{tag} is not a card of the deck in play ({self.deck})", ev.t))
+                                   f"{tag} is not a card of the deck in play ({self.deck}): {tag.card} "
+                                   f"of deck {tag.deck}, a card from another board's deck (Law 17D)",
+                                   ev.t))
 
     def card_seen(self, seat: Seat, is_play: bool, reader: str, deck: str, card: Card,
                   t: float) -> None:
