@@ -388,6 +388,14 @@ _PLAY: tuple[Row, ...] = (
         "declarer", _PREMATURE, title="Premature lead by a defender"),
     Row("premature_play_by_defender", ("premature_play",), "the defender who played before his partner",
         "declarer", _PREMATURE, title="Premature play by a defender"),
+    Row("play_at_rho_turn", ("premature_play",), "the defender who played before his right-hand opponent",
+        "none", (
+            Option(_ACKNOWLEDGE, "recorded: {card} could not legally be played to this trick: a major penalty card "
+                                 "{offender} plays at his first legal opportunity"),
+        ), title="Defender played at his right-hand opponent's turn", noted=True,
+        note="2017 only: a defender who plays before declarer or dummy, his partner having played; a card he "
+             "may legally play to the trick waits for his turn, any other is a major penalty card.",
+        codes=(D2017,)),
     Row("major_pc_partner_on_lead", ("penalty_card",), "the defender with major penalty cards", "declarer", (
         Option("require_suit", "{declarer} requires {partner} to lead {suit}; {offender}'s penalty cards of that "
                                "suit go back to his hand", (_suit("suit to lead", "penalty_suits"),)),

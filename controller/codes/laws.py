@@ -168,6 +168,7 @@ DUPLICATE2017_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     "lead_out_of_turn_last_trick": "53A",
     "premature_lead_by_defender": "57A",
     "premature_play_by_defender": "57A",
+    "play_at_rho_turn": "57D",
     "claim_by_declarer": "68-70",
     "claim_by_defender": "68, 70",
     "claim": "68-71",

@@ -220,6 +220,17 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
         # after it, a premature play: a major penalty card (Laws 57, 50; DD 58)
         return _simultaneous_lead(state, board, seat, act.card, current.cards[0], act.t)
     both_declarer_hands = (current.card_of(declarer) is not None and current.card_of(dummy) is not None)
+    if (rules.play_at_rho_turn_checked and seat.side is not declarer.side and play.turn is seat.rho
+            and not both_declarer_hands):
+        legal = r.playable_cards(play, seat, board.obligations, board.penalty_cards)
+        if legal is not None and act.card not in legal:
+            # 2017 Law 57D: a card he could not legally play to this trick is a major penalty card
+            state, board, irr = _raise(state, board, "play_at_rho_turn", seat,
+                                       f"{seat} played {act.card} before {play.turn}: not a legal card for "
+                                       "this trick", act.t, trick_no)
+            board = _add_penalty_card(board, seat, act.card, True, irr.id)
+            return Step(evolve(state, board=board), (Event("penalty_card", f"{act.card} (Law {irr.law})", seat,
+                                                           act.t),), (irr,))
     if seat.side is declarer.side or current.card_of(seat.partner) is not None or both_declarer_hands:
         # D 57 note: declarer's early card is played; a defender whose partner has played, or
         # after declarer played from both hands, is not rectified: the card waits for its turn

@@ -135,3 +135,22 @@ def test_the_proper_leader_leading_in_his_own_right_cites_53c_in_2008_and_53b_in
     for code, law in (("duplicate", "Law 53C"), ("duplicate2017", "Law 53B")):
         _, steps = _play(code, lines)
         assert any(e.kind == "superseded" and law in e.detail for e in steps[-1].events), (code, steps[-1].events)
+
+
+def test_a_defender_playing_at_his_rhos_turn_a_card_he_may_not_play_gets_a_penalty_card_only_in_2017_law_57d(
+) -> None:
+    """D 57 (LAWS.md interpretation row: the card stands and waits for its turn) against 2017 57D
+    (pzbs.pl 2017/en/l57.html via LAWS2017.md [T]): a card that may legally be played to the trick is
+    played at his proper turn, any other becomes a major penalty card. West holds hearts and plays a
+    diamond at dummy's turn to East's heart lead."""
+    lines = [{"seat": "E", "play": "HJ"}, {"seat": "W", "play": "D2"}]
+    old, steps = _play("duplicate", lines)
+    assert any(e.kind == "deferred" for e in steps[-1].events)
+    assert old.board is not None and old.board.penalty_cards == ()
+    new, steps = _play("duplicate2017", lines)
+    irr = new.irregularities[-1]
+    assert (irr.situation, irr.law, irr.status) == ("play_at_rho_turn", "57D", "noted")
+    assert new.board is not None and [(str(p.seat), str(p.card), p.major) for p in new.board.penalty_cards] == [
+        ("W", "D2", True)]
+    legal, steps = _play("duplicate2017", [{"seat": "E", "play": "HJ"}, {"seat": "W", "play": "H5"}])
+    assert any(e.kind == "deferred" for e in steps[-1].events) and legal.irregularities == ()
