@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 from controller.cards import Suit
@@ -57,6 +57,9 @@ class CallKind(IntEnum):
     BID = 3
 
 
+_KIND_TEXT = {CallKind.PASS: "Pass", CallKind.DOUBLE: "X", CallKind.REDOUBLE: "XX"}
+
+
 @dataclass(frozen=True, slots=True)
 class Call:
     """A call; ``Call.parse("1NT")``; ``str(call)`` is the PBN token (``Pass``, ``X``, ``XX``, ``7S``)."""
@@ -64,6 +67,12 @@ class Call:
     kind: CallKind
     level: int = 0
     denomination: Denomination | None = None
+    text: str = field(init=False, compare=False, repr=False)
+    """The PBN token, kept in the call: reports write one for every call."""
+
+    def __post_init__(self) -> None:
+        text = f"{self.level}{self.denomination}" if self.kind is CallKind.BID else _KIND_TEXT[self.kind]
+        object.__setattr__(self, "text", text)
 
     @classmethod
     def bid(cls, level: int, denomination: Denomination) -> Call:
@@ -94,15 +103,12 @@ class Call:
         return (self.level - 1) * 5 + self.denomination.value
 
     def __str__(self) -> str:
-        if self.kind is CallKind.BID:
-            return f"{self.level}{self.denomination}"
-        return _KIND_TEXT[self.kind]
+        return self.text
 
     def __repr__(self) -> str:
         return f"Call.parse({str(self)!r})"
 
 
-_KIND_TEXT = {CallKind.PASS: "Pass", CallKind.DOUBLE: "X", CallKind.REDOUBLE: "XX"}
 PASS = Call(CallKind.PASS)
 DOUBLE = Call(CallKind.DOUBLE)
 REDOUBLE = Call(CallKind.REDOUBLE)

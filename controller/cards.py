@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 from controller.errors import NotationError
@@ -80,6 +80,12 @@ class Card:
 
     suit: Suit
     rank: Rank
+    index: int = field(init=False, compare=False)
+    """A number 0..51, clubs two first, spades ace last (the card as ``controller.legality``
+    counts it; kept in the card, since the hot paths ask it for every card played)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", self.suit * 13 + self.rank - 2)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -95,15 +101,11 @@ class Card:
         return self.suit * 13 + self.rank
 
     def __str__(self) -> str:
-        return _CARD_TEXT[self.suit * 13 + self.rank - 2]
+        return _CARD_TEXT[self.index]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
 
-    @property
-    def index(self) -> int:
-        """A number 0..51, clubs two first, spades ace last."""
-        return self.suit * 13 + self.rank - 2
 
 
 SUITS: tuple[Suit, ...] = (Suit.S, Suit.H, Suit.D, Suit.C)

@@ -47,12 +47,15 @@ class RegularBoard:
     dealer: Seat
     vulnerability: Vulnerability
     contract: Contract
-    tricks: int
-    status: str  # "played" (13 tricks), "claimed" (the record's result, agreed) or "adjusted"
-    score_ns: int
+    tricks: int | None
+    status: str  # "played" (13 tricks), "claimed" (the record's result, agreed), "adjusted"
+    # (the record's result, its play contradicting its deal) or "incomplete" (no result)
+    score_ns: int | None
     sheet: Sheet
     replayed: int  # the cards of the record replayed (fewer when its play contradicts its deal)
     trick: int  # the trick in which the play stopped
+    turn: Seat  # the seat in turn when it stopped
+    hands: tuple[int, ...]  # the hands as dealt, North first, as card masks
 
 
 def replay_regular(rec: BoardRecord, code: Code, sheet: Sheet) -> RegularBoard | None:
@@ -68,18 +71,24 @@ def replay_regular(rec: BoardRecord, code: Code, sheet: Sheet) -> RegularBoard |
     contract = _auction(calls, dealer)
     if contract is None:
         return None
-    hands = _hand_masks(deal.completed().hands)
+    deal = deal.completed()
+    hands = _hand_masks(deal.hands)
     if hands is None:
         return None
+    dealt = tuple(hands)
     won = _play([c.index for c in rec.play], hands, contract)
     if won is None:
         return None
-    declarer_tricks, tricks_played, replayed = won
+    declarer_tricks, tricks_played, replayed, turn = won
     claim = rec.claim
+    tricks: int | None
+    if tricks_played < 13 and claim is None:
+        # the play stops early (or at a card the deal contradicts) and no result is stated:
+        # the board stays without a result, as the full table leaves an abandoned board
+        return RegularBoard(rec.number, dealer, vul, contract, None, "incomplete", None, sheet,
+                            replayed, tricks_played + 1, SEATS[turn], dealt)
     if replayed < len(rec.play):
         # the record's play contradicts its deal: its stated result stands, as assigned
-        if claim is None:
-            return None
         tricks, status = claim, "adjusted"
     elif tricks_played == 13:
         tricks, status = declarer_tricks, "played"
@@ -87,11 +96,12 @@ def replay_regular(rec: BoardRecord, code: Code, sheet: Sheet) -> RegularBoard |
         if claim is None or not 0 <= claim - declarer_tricks <= 13 - tricks_played:
             return None
         tricks, status = claim, "claimed"
-    result = DealResult(contract, tricks, vul, dealer, deal.completed(), (0, 0), rec.number)
+    assert tricks is not None
+    result = DealResult(contract, tricks, vul, dealer, deal, (0, 0), rec.number)
     new_sheet, entries = code.score_deal(sheet, result)
     score = sum(e.points if e.side == 0 else -e.points for e in entries)
     return RegularBoard(rec.number, dealer, vul, contract, tricks, status, score, new_sheet,
-                        replayed, tricks_played + 1)
+                        replayed, tricks_played + 1, SEATS[turn], dealt)
 
 
 def _auction(calls: tuple[Call, ...], dealer: Seat) -> Contract | None:
@@ -147,9 +157,10 @@ def _hand_masks(hands: tuple[Hand | None, ...]) -> list[int] | None:
     return masks
 
 
-def _play(cards: list[int], hands: list[int], contract: Contract) -> tuple[int, int, int] | None:
-    """Declarer's tricks, the tricks completed and the number of cards replayed, for a play in
-    which every card follows suit when it can (Laws 44, 61); None for anything else.
+def _play(cards: list[int], hands: list[int], contract: Contract) -> tuple[int, int, int, int] | None:
+    """Declarer's tricks, the tricks completed, the number of cards replayed and the seat in
+    turn after them, for a play in which every card follows suit when it can (Laws 44, 61);
+    None for anything else.
 
     The play stops at a card the player in turn does not hold (the record contradicts its
     deal): fewer cards are replayed than the record gives."""
@@ -168,7 +179,7 @@ def _play(cards: list[int], hands: list[int], contract: Contract) -> tuple[int, 
         hand = hands[seat]
         bit = 1 << card
         if not hand & bit:
-            return won, done, k  # not in the hand in turn: the record is faulty
+            return won, done, k, seat  # not in the hand in turn: the record is faulty
         if trick:
             if fails_to_follow(hand, led, card):
                 return None  # a revoke: the full table rules on it
@@ -182,4 +193,4 @@ def _play(cards: list[int], hands: list[int], contract: Contract) -> tuple[int, 
                 won += 1
             done += 1
             trick = []
-    return won, done, len(cards)
+    return won, done, len(cards), (leader + len(trick)) & 3

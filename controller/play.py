@@ -155,18 +155,23 @@ def chronological(first_leader: Seat, rows: Sequence[Sequence[Card | None]],
     trick is read from its leader, who won the previous trick. A missing card (``None``, PBN
     ``-``) ends the play: what follows was not played (a claim).
     """
-    cols = list(columns) if columns is not None else [first_leader.offset(i) for i in range(4)]
+    # the column of each seat (0..3), -1 for a seat with no column
+    column = [-1, -1, -1, -1]
+    for i, seat in enumerate(columns if columns is not None else
+                             [first_leader.offset(i) for i in range(4)]):
+        column[seat] = i
+    trump_suit = -1 if trump is None else int(trump)
     out: list[Card] = []
-    leader = first_leader
+    leader = int(first_leader)
     for row in rows:
-        by_seat = dict(zip(cols, row, strict=False))
         trick: list[Card] = []
         for i in range(4):
-            card = by_seat.get(leader.offset(i))
+            col = column[(leader + i) & 3]
+            card = row[col] if 0 <= col < len(row) else None
             if card is None:
                 out.extend(trick)
                 return tuple(out)
             trick.append(card)
         out.extend(trick)
-        leader = trick_winner(leader, trick, trump)
+        leader = (leader + trick_winner_index([c.index for c in trick], trump_suit)) & 3
     return tuple(out)

@@ -18,11 +18,11 @@ from typing import Any
 
 from controller import actions as a
 from controller.cards import Card
+from controller.codes import Sheet
 from controller.contract import Contract
-from controller.deal import Deal
+from controller.deal import Deal, format_mask
 from controller.errors import NotationError
 from controller.kernel import RegularBoard, replay_regular
-from controller.play import Play
 from controller.records.model import BoardRecord
 from controller.records.tablelog import LogLine
 from controller.seats import Seat, board_dealer
@@ -212,31 +212,42 @@ class RecordReplay:
     """
 
     def __init__(self, code: str = "duplicate", fast: bool = True) -> None:
-        self.state = TableState.new(code, {"timing": False})  # a record's times are made up: no tempo
+        self._state = TableState.new(code, {"timing": False})  # a record's times are made up: no tempo
         self.fast = fast and code == "duplicate"
         self.regular = 0  # boards the fast path replayed
+        self._sheet: Sheet | None = None  # the sheet, while the fast path keeps it
+
+    @property
+    def state(self) -> TableState:
+        """The table after the records so far (the fast path's sheet put back into it)."""
+        if self._sheet is not None:
+            self._state = evolve(self._state, sheet=self._sheet)
+            self._sheet = None
+        return self._state
 
     def entry(self, rec: BoardRecord) -> dict[str, Any]:
         """The report entry of one record, the session advanced past it."""
+        if self.fast:
+            sheet = self._state.sheet if self._sheet is None else self._sheet
+            board = replay_regular(rec, self._state.code, sheet)
+            if board is not None:
+                # the sheet's totals are kept, not its entries (they are in the report)
+                self._sheet = board.sheet.without_entries() if board.sheet.entries else board.sheet
+                self.regular += 1
+                return _regular_entry(rec, board)
         state = self.state
         if state.boards:
             # each record is its own board: keep the sheet's totals and the id counter, not
             # the history (the state keeps only the last record's board and irregularities)
             # nor the sheet's entries (copying them on every board would be quadratic)
             state = evolve(state, boards=(), irregularities=(), sheet=state.sheet.without_entries())
-        if self.fast:
-            board = replay_regular(rec, state.code, state.sheet)
-            if board is not None:
-                self.state = evolve(state, sheet=board.sheet.without_entries())
-                self.regular += 1
-                return _regular_entry(rec, board)
-        self.state, entry = _replay_record(state, rec)
+        self._state, entry = _replay_record(state, rec)
         return entry
 
     def session(self) -> dict[str, Any]:
         """The session's part of the report, the session finished (as a replay finishes it)."""
-        self.state = finish_session(self.state)
-        return _session_json(self.state)
+        self._state = finish_session(self.state)
+        return _session_json(self._state)
 
 
 def _regular_entry(rec: BoardRecord, board: RegularBoard) -> dict[str, Any]:
@@ -249,13 +260,13 @@ def _regular_entry(rec: BoardRecord, board: RegularBoard) -> dict[str, Any]:
         "number": board.number,
         "dealer": str(board.dealer),
         "vul": str(board.vulnerability),
-        "deal": rec.deal.completed().pbn(),
+        "deal": "N:" + " ".join(map(format_mask, board.hands)),  # as Deal.pbn() writes it
         "auction": [str(c) for c in rec.calls],
         "contract": contract.text,
         "declarer": str(contract.declarer),
         "play": [str(c) for c in rec.play[:board.replayed]],
         "tricks": board.tricks,
-        "result": contract.result(board.tricks),
+        "result": None if board.tricks is None else contract.result(board.tricks),
         "score_ns": board.score_ns,
         "status": board.status,
         "irregularities": [],
@@ -268,20 +279,15 @@ def _regular_entry(rec: BoardRecord, board: RegularBoard) -> dict[str, Any]:
     notes = list(rec.warnings)
     if board.replayed < len(rec.play):
         card = rec.play[board.replayed]
-        seat = _seat_in_turn(rec, board)
-        entry["record_faults"] = [_contradiction(rec.deal.completed(), seat, card, board.trick)]
-        notes.append(_assigned_note(board.tricks, "the play could not be replayed"))
+        entry["record_faults"] = [_contradiction(rec.deal.completed(), board.turn, card, board.trick)]
+        if board.tricks is not None:
+            notes.append(_assigned_note(board.tricks, "the play could not be replayed"))
+    if board.status == "incomplete":
+        notes.append(_NO_RESULT)
     if notes:
         entry["notes"] = notes
     return entry
 
-
-def _seat_in_turn(rec: BoardRecord, board: RegularBoard) -> Seat:
-    """The seat due to play the card at which a regular board's play stopped."""
-    play = Play.start(board.contract.declarer, board.contract.denomination.trump)
-    for card in rec.play[:board.replayed]:
-        play = play.with_card(card)
-    return play.turn
 
 
 def _replay_record(state: TableState, rec: BoardRecord) -> tuple[TableState, dict[str, Any]]:
@@ -351,7 +357,7 @@ def _close_by_record(state: TableState, rec: BoardRecord, contradiction: bool,
     board = state.board
     assert board is not None and board.play is not None
     if rec.claim is None:
-        return state, "the play stops before the end and the record states no result"
+        return state, _NO_RESULT
     play = board.play
     declarer = play.declarer
     remaining = 13 - len(play.tricks)
@@ -367,6 +373,9 @@ def _close_by_record(state: TableState, rec: BoardRecord, contradiction: bool,
     return state, _assigned_note(rec.claim, why)
 
 
+_NO_RESULT = "the play stops before the end and the record states no result"
+
+
 def _assigned_note(tricks: int, why: str) -> str:
     return f"the record's result ({tricks} tricks) is taken as the arbiter's assigned result: {why}"
 
@@ -377,19 +386,20 @@ _RS_RE = re.compile(r"^([1-7])([CDHSN])([NESW])(X{0,2})([=+-]\d*)$", re.IGNORECA
 def _recorded(rec: BoardRecord) -> dict[str, str]:
     """What the record's own tags say of contract, declarer, tricks and score."""
     out: dict[str, str] = {}
-    contract = rec.tag("Contract")
+    tags = dict(rec.tags)  # the last of a name counts, as BoardRecord.tag reads it
+    contract = tags.get("Contract")
     if contract:
         out["contract"] = contract.strip()
-    declarer = rec.tag("Declarer")
+    declarer = tags.get("Declarer")
     if declarer:
         out["declarer"] = declarer.strip().lstrip("^")
-    result = rec.tag("Result")
+    result = tags.get("Result")
     if result:
         out["result"] = result.strip().lstrip("^")
-    score = rec.tag("Score")
+    score = tags.get("Score")
     if score:
         out["score"] = score.strip()
-    rs = rec.tag("RecordedResult")
+    rs = tags.get("RecordedResult")
     if rs:
         out["rs"] = rs.strip()
     return out

@@ -3,24 +3,33 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 
-from controller.engine import Engine, rebuild, session_start
 from controller.errors import BridgeTableError
 from controller.records import lin, pbn, tablelog
-from controller.records.eventlog import BadRow, Row
-from controller.records.export import records_of
 from controller.records.model import BoardRecord
-from controller.replay import ReplayReport, board_actions, replay_log, replay_records, table_report
-from controller.sensing.deck import DeckRegistry
-from controller.sensing.translate import Settings
+from controller.replay import (
+    RecordReplay,
+    ReplayReport,
+    board_actions,
+    replay_log,
+    replay_records,
+    table_report,
+)
 from tablectl.replaytext import summary
-from tablectl.store import StoreError, open_reader
+
+if TYPE_CHECKING:
+    from controller.engine import Engine
+
+# A table's event log needs the engine, the sensing layer and the store: they are imported
+# when such a log is replayed, so that replaying records starts fast.
 
 __all__ = ["UsageError", "add_commands", "replay_file"]
 
@@ -68,6 +77,10 @@ def is_event_log(path: Path) -> bool:
 def replay_event_log(path: Path) -> ReplayReport:
     """The report of a table's own event log (``table.sqlite``), read-only: the table rebuilt
     from its stored inputs exactly as the running table rebuilds itself at start-up."""
+    from controller.engine import rebuild, session_start
+    from controller.records.eventlog import BadRow, Row
+    from tablectl.store import StoreError, open_reader
+
     try:
         with open_reader(path, snapshot=True) as reader:
             meta = reader.meta()
@@ -95,6 +108,10 @@ def replay_event_log(path: Path) -> ReplayReport:
 
 def _engine_of(meta: dict[str, Any], path: Path, errors: list[str]) -> Engine:
     """The engine at power-on of the session in ``meta`` (as ``TableRuntime`` makes it, without a config)."""
+    from controller.engine import Engine
+    from controller.sensing.deck import DeckRegistry
+    from controller.sensing.translate import Settings
+
     decks, settings, deck = DeckRegistry(), Settings(), None
     try:
         decks = DeckRegistry.from_mapping(meta["decks"]) if "decks" in meta else decks
@@ -124,8 +141,95 @@ def replay_file(path: Path) -> ReplayReport:
     return replay_records(records, progress)
 
 
+def iter_records(path: Path) -> Iterator[BoardRecord]:
+    """The records of a .pbn file as they are read (a .lin file is read whole: vugraph files
+    are small); UsageError for another format."""
+    if path.suffix.lower() == ".pbn":
+        return pbn.iter_load(path)
+    return iter(load_records(path))
+
+
+def stream_report(path: Path, out: IO[str], lines: bool = False, compact: bool = False) -> int:
+    """Replay the records of ``path`` and write each board's entry as soon as it is replayed,
+    then the session: memory holds one board whatever the size of the file.
+
+    The JSON is the report of ``--json`` (``boards`` first, then ``session``: a streamed report
+    knows the session's totals only at its end), one board per line unless ``compact``; with
+    ``lines``, JSON Lines: one board per line, then one ``{"session": ...}`` line. Returns the
+    number of records; UsageError when the file holds none (nothing is written then).
+    """
+    if not path.is_file():
+        raise UsageError(f"{path}: no such file")
+    gc.set_threshold(50_000, 20, 20)  # a streamed replay makes few cycles: collect them rarely
+    encode = json.JSONEncoder().encode
+    replay = RecordReplay()
+    progress = _counter(path.name)
+    sep = "\n" if lines else "," if compact else ",\n"
+    n = 0
+    for rec in iter_records(path):
+        if n == 0:
+            out.write("" if lines else '{"boards": [' if compact else '{"boards": [\n')
+        else:
+            out.write(sep)
+        out.write(encode(replay.entry(rec)))
+        n += 1
+        progress(n)
+    if n == 0:
+        raise UsageError(f"{path}: no board record found")
+    session = encode(replay.session())
+    if lines:
+        out.write(f'\n{{"session": {session}}}\n')
+    else:
+        out.write(f'], "session": {session}}}\n' if compact else f'\n],\n"session": {session}}}\n')
+    progress(n, final=True)
+    return n
+
+
+def _counter(name: str) -> Any:
+    """Progress of a streamed replay on stderr: a line every few seconds on long files."""
+    start = last = time.monotonic()
+
+    def progress(done: int, final: bool = False) -> None:
+        nonlocal last
+        if done % 1000 and not final:
+            return
+        now = time.monotonic()
+        if (now - last >= 2.0) or (final and now - start >= 2.0):
+            last = now
+            rate = done / max(now - start, 1e-9)
+            end = " done" if final else ""
+            print(f"{name}: {done:,} boards replayed ({rate:,.0f}/s){end}", file=sys.stderr, flush=True)
+    return progress
+
+
+def _buffered_stdout() -> IO[str]:
+    """Standard output through one large buffer (the report is many small writes)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # replaced by a test or an embedding program
+        return sys.stdout
+    sys.stdout.flush()
+    return open(fd, "w", encoding="utf-8", buffering=1 << 20, closefd=False)
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     path = Path(args.file)
+    streamable = (path.suffix.lower() in (".pbn", ".lin") and not args.record and not args.pbn
+                  and not args.lin and (args.json or args.jsonl))
+    if streamable:
+        out = _buffered_stdout()
+        try:
+            stream_report(path, out, lines=args.jsonl, compact=args.compact)
+        except (BridgeTableError, OSError) as exc:
+            print(f"tablectl replay: {exc}", file=sys.stderr)
+            return 2
+        finally:
+            out.flush()
+        return 0
+    if args.jsonl:
+        print("tablectl replay: --jsonl streams the boards of a .pbn or .lin file (without --record, "
+              "--pbn or --lin)", file=sys.stderr)
+        return 2
     try:
         result = replay_file(path)
     except (BridgeTableError, OSError) as exc:
@@ -144,6 +248,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             print("tablectl replay: --pbn and --lin export the boards of a table log (.jsonl or "
                   "the table's table.sqlite)", file=sys.stderr)
             return 2
+        from controller.records.export import records_of
+
         records = records_of(result.state)
         if args.pbn:
             pbn.dump(records, args.pbn)
@@ -183,6 +289,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("file")
     p.add_argument("--json", action="store_true", help="print the JSON report (DESIGN.md)")
     p.add_argument("--compact", action="store_true", help="with --json: one line")
+    p.add_argument("--jsonl", action="store_true", help="JSON Lines: one board per line as it is replayed, "
+                   "then the session (for .pbn and .lin files)")
     p.add_argument("--record", type=int, help="only the Nth record of the file (from 1)")
     p.add_argument("--pbn", metavar="OUT", help="write the boards of a table log (or table.sqlite) as PBN, with "
                    "irregularity marks, rulings as commentary, and time tables")

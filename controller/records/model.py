@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import codecs
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from controller.calls import Call
 from controller.cards import Card
 from controller.deal import Deal
 from controller.seats import Seat, Vulnerability
 
-__all__ = ["BoardRecord", "decode_text"]
+__all__ = ["BoardRecord", "decode_text", "text_encoding"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +66,20 @@ class BoardRecord:
             if key == name:
                 return value
         return None
+
+
+def text_encoding(path: Path) -> str:
+    """The encoding ``decode_text`` would find for the file at ``path``, found without holding
+    the file: ``utf-8-sig`` when it all decodes as UTF-8, else ``cp1252``."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    with path.open("rb") as f:
+        try:
+            while chunk := f.read(1 << 20):
+                decoder.decode(chunk)
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            return "cp1252"
+    return "utf-8-sig"
 
 
 def decode_text(data: bytes) -> str:

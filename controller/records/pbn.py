@@ -34,20 +34,20 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
 from controller.auction import Auction
-from controller.calls import PASS, Call, Denomination
+from controller.calls import PASS, Call, CallKind, Denomination
 from controller.cards import DECK, Card, Suit
 from controller.contract import Contract
 from controller.deal import Deal
 from controller.errors import NotationError, RecordError
 from controller.play import chronological, trick_winner
-from controller.records.model import BoardRecord, decode_text
-from controller.seats import Seat, Side, Vulnerability
+from controller.records.model import BoardRecord, decode_text, text_encoding
+from controller.seats import SEATS, Seat, Side, Vulnerability
 
 __all__ = ["MAX_TAG_VALUE", "dump", "dumps", "load", "loads"]
 
@@ -129,32 +129,52 @@ def load(path: str | os.PathLike[str]) -> list[BoardRecord]:
     return loads(decode_text(p.read_bytes()), source=p.name)
 
 
+def iter_load(path: str | os.PathLike[str]) -> Iterator[BoardRecord]:
+    """The records of the PBN file at ``path``, read as they come: memory holds one record,
+    whatever the size of the file. The same records as ``load`` (same encodings)."""
+    p = Path(path)
+    with p.open(encoding=text_encoding(p), errors="replace", newline=None) as f:
+        yield from _records((line[:-1] if line.endswith("\n") else line for line in f), p.name)
+
+
 def loads(text: str, source: str = "<string>") -> list[BoardRecord]:
     """The records of PBN text, one per record in the text, each named ``source record n (line m)``."""
-    records: list[BoardRecord] = []
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return list(_records(text.split("\n"), source))
+
+
+_DEALS_KEPT = 512  # deals remembered by their text (the tables of a board share one)
+
+
+def _records(lines: Iterable[str], source: str) -> Iterator[BoardRecord]:
     previous: dict[str, str] = {}
     deals: dict[str, Deal] = {}
-    for number, raw in enumerate(_split(text), start=1):
+    for number, raw in enumerate(_split(lines), start=1):
+        if len(deals) > _DEALS_KEPT:
+            deals.clear()
         record, previous = _build(raw, previous, deals,
                                   f"{source} record {number} (line {raw.line})")
-        records.append(record)
-    return records
+        yield record
 
 
-def _split(text: str) -> list[_Raw]:
-    """Cut PBN text into records: tags with their sections, commentary and what was odd.
+def _split(lines: Iterable[str]) -> Iterator[_Raw]:
+    """Cut PBN lines into records: tags with their sections, commentary and what was odd.
 
     A blank line ends a record (PBN 2.1 §3); so does a second [Event] or
     [Board], for files that leave the blank line out. Lines starting with ``%`` are escapes
     and ``;`` starts a comment: both are skipped. A ``{...}`` commentary may run over lines.
+    Each record is given as soon as the next one starts (nothing is added to it after that).
     """
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
     cutter = _Cutter()
+    raws = cutter.raws
     tag_line = _TAG_LINE.match
     special = _SPECIAL.search
     brace: list[str] | None = None  # the lines of a commentary still open
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(lines, start=1):
+        if len(raws) > 1:
+            yield from raws[:-1]
+            del raws[:-1]
         if brace is not None:
             end = line.find("}")
             if end < 0:
@@ -185,7 +205,7 @@ def _split(text: str) -> list[_Raw]:
     if brace is not None:
         cutter.warn("commentary '{' not closed before the end of the text")
         cutter.comment("\n".join(brace).strip())
-    return cutter.raws
+    yield from raws
 
 
 class _Cutter:
@@ -364,10 +384,7 @@ def _build(raw: _Raw, previous: dict[str, str], deals: dict[str, Deal],
                         warnings.append("the auction section holds no calls")
                 else:
                     expected = _expected_declarer(declarer_text)
-                    auction = _run(seat, parsed.calls, parsed.all_pass)
-                    calls = auction.calls
-                    contract = auction.contract()
-                    passed_out = auction.is_passed_out
+                    calls, contract, passed_out = _contract_of(seat, parsed.calls, parsed.all_pass)
                     shift = 0
                     if seat is dealer:  # from another seat, the record is taken as it is
                         shift = _missing_passes(parsed, contract, expected, contract_text)
@@ -634,6 +651,44 @@ def _run(seat: Seat, calls: Sequence[Call], all_pass: bool, leading_passes: int 
     return auction
 
 
+def _contract_of(seat: Seat, calls: Sequence[Call], all_pass: bool
+                 ) -> tuple[tuple[Call, ...], Contract | None, bool]:
+    """The calls of an auction section from ``seat`` (``AP`` expanded with passes), the
+    contract they end in (Law 22) and whether they passed the deal out.
+
+    Every call is taken as made, as ``Auction.with_call`` takes it (the replay judges the
+    calls); this reads the contract without building an ``Auction`` per call.
+    """
+    last: Call | None = None
+    bidder, doubled, passes = -1, 0, 0
+    namers = [-1] * 10
+    s = int(seat)
+    for call in calls:
+        kind = call.kind
+        if kind is CallKind.PASS:
+            passes += 1
+        elif kind is CallKind.BID:
+            last, bidder, doubled, passes = call, s, 0, 0
+            key = (s & 1) * 5 + call.denomination  # type: ignore[operator]
+            if namers[key] < 0:
+                namers[key] = s
+        else:
+            doubled, passes = (1 if kind is CallKind.DOUBLE else 2), 0
+        s = (s + 1) & 3
+    out = tuple(calls)
+    needed = 4 if last is None else 3  # Law 17E: the passes that end the auction
+    if all_pass and passes < needed:
+        out += (PASS,) * (needed - passes)
+        passes = needed
+    if passes < needed:
+        return out, None, False
+    if last is None:
+        return out, None, True
+    denomination = last.denomination
+    assert denomination is not None
+    return out, Contract(last.level, denomination, doubled, SEATS[namers[(bidder & 1) * 5 + denomination]]), False
+
+
 def _missing_passes(parsed: _AuctionTokens, contract: Contract | None, expected: Seat | None,
                     contract_text: str) -> int:
     """How many opening passes (1-3) rpbridge.net dropped, by the declarer the record states; or 0.
@@ -687,7 +742,7 @@ def _read_play(tokens: list[str], warnings: list[str]
     rows = [items[i:i + 4] for i in range(0, len(items), 4)]
     if rows and len(rows[-1]) < 4:
         rows[-1].extend([None] * (4 - len(rows[-1])))
-    stated = len(items) - items.count(None)
+    stated = len(items) - sum(1 for item in items if item is None)  # None is '-'
     return rows, marks, stated
 
 
