@@ -225,7 +225,8 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
               f"(passwords and ACL: {room.directory})")
         print(f"  Director's console   http://127.0.0.1:{ports[0]}/")
         for i, table in enumerate(tables, start=1):
-            print(f"  table {table:>2}  players http://127.0.0.1:{ports[i]}/   arbiter http://127.0.0.1:{ports[i]}/arbiter")
+            base = f"http://127.0.0.1:{ports[i]}"
+            print(f"  table {table:>2}  players {base}/   results {base}/results   arbiter {base}/arbiter")
         print(f"  from the console, once logged in: http://127.0.0.1:{ports[0]}/tables/N/arbiter opens table N's "
               "arbiter page without its PIN")
         if made_up is not None:
