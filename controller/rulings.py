@@ -212,6 +212,9 @@ class RulesOfCode:
     # 2017 Law 57D: a defender's card at his RHO's turn waits for his turn if it is a legal card for the
     # trick, else it is a major penalty card; D 57 (2008) has it wait whatever it is
     play_at_rho_turn_checked: bool = False
+    # 2017 Law 62C3: both sides revoked on the same trick and only one side has played to the next:
+    # both revokes are corrected (the first side's is not established yet); 2008: established as usual
+    both_sides_revokes_on_one_trick_corrected: bool = False
     # 2017 Law 25B: after a purposeful change of call, accepted by LHO or not, Law 26B may apply (the
     # partner's lead); DD 25 (2008) gives no lead restriction
     purposeful_change_restricts_lead: bool = False
@@ -233,7 +236,8 @@ DUPLICATE2017_RULES = RulesOfCode(
     condoned_barred_call_bars_partner=False, barred_call_bars_both=True, last_trick_lead_acceptable=False,
     comparable_call=True, lead_restriction_prohibit_only=True, premature_play_requires_suit=True,
     seen_dummy_keeps_declarer=True, doubted_claim_may_play_on=True, card_exposed_before_auction_returns=True,
-    purposeful_change_restricts_lead=True, play_at_rho_turn_checked=True)
+    purposeful_change_restricts_lead=True, play_at_rho_turn_checked=True,
+    both_sides_revokes_on_one_trick_corrected=True)
 """The 2017 Laws (WBF; ACBL from Sept 2017): 37A keeps only the offender's own bar, 37B bars both,
 53A no acceptance at trick 13, and the rules above (LAWS2017.md section 2)."""
 BRIDGE1905_RULES = RulesOfCode(duplicated_boards=False, condoned_barred_call_bars_partner=False,

@@ -103,7 +103,17 @@ def _play(state: TableState, board: BoardState, seat: Seat, card: Card, t: float
     if board.revokes:
         revokes = []
         for rv in board.revokes:
-            if not rv.established and rv.seat.side is seat.side and trick_no > rv.trick:
+            if (not rv.established and rv.seat.side is seat.side and trick_no > rv.trick
+                    and state.code.rules.both_sides_revokes_on_one_trick_corrected and any(
+                        o.trick == rv.trick and o.seat.side is not rv.seat.side and not o.established
+                        and not o.exempt for o in board.revokes)):
+                # 2017 Law 62C3: both sides revoked on this trick and only one side has played to the
+                # next: both revokes are still to be corrected (63B), so this one is not established
+                if play.current.card_of(seat.partner) is None and not any(
+                        e.kind == "revoke_both_sides" for e in events):
+                    events.append(Event("revoke_both_sides", f"both sides revoked at trick {rv.trick}: both "
+                                        "revokes must be corrected (Law 62C3)", rv.seat, t))
+            elif not rv.established and rv.seat.side is seat.side and trick_no > rv.trick:
                 rv = evolve(rv, established=True)
                 events.append(Event("revoke_established", f"revoke at trick {rv.trick} by {rv.seat}",
                                     rv.seat, t))

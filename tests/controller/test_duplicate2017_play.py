@@ -154,3 +154,25 @@ def test_a_defender_playing_at_his_rhos_turn_a_card_he_may_not_play_gets_a_penal
         ("W", "D2", True)]
     legal, steps = _play("duplicate2017", [{"seat": "E", "play": "HJ"}, {"seat": "W", "play": "H5"}])
     assert any(e.kind == "deferred" for e in steps[-1].events) and legal.irregularities == ()
+
+
+def test_both_sides_revoking_on_one_trick_leaves_both_revokes_to_correct_only_in_2017_law_62c3() -> None:
+    """D 63 (seed 002): a revoke is established once the revoker's side plays to the next trick. 2017
+    62C3 (pzbs.pl 2017/en/l62.html via LAWS2017.md [T]): when both sides revoked on the same trick and
+    only one side has played to the next, both revokes must be corrected (63B names 62C3 as an
+    exception to establishment). West and North both discard on East's club lead; East leads again."""
+    lines = [{"seat": "E", "play": "CA"}, {"seat": "S", "play": "C8"}, {"seat": "W", "play": "D2"},
+             {"seat": "N", "play": "DA"}, {"seat": "E", "play": "CK"}]
+    old, _ = _play("duplicate", lines)
+    assert old.board is not None
+    assert [(str(rv.seat), rv.established) for rv in old.board.revokes] == [("W", True), ("N", False)]
+    new, steps = _play("duplicate2017", lines)
+    assert new.board is not None
+    assert [(str(rv.seat), rv.established) for rv in new.board.revokes] == [("W", False), ("N", False)]
+    assert any(e.kind == "revoke_both_sides" and "62C3" in e.detail for e in steps[-1].events)
+    west = next(i.id for i in new.irregularities if i.situation == "revoke" and str(i.offender) == "W")
+    fixed, steps = _play("duplicate2017", [*lines, {"ruling": {"id": west, "option": "correct"}}])
+    assert not _rejected(steps[-1]) and fixed.board is not None
+    assert [(str(p.seat), str(p.card)) for p in fixed.board.penalty_cards] == [("W", "D2")]
+    _, steps = _play("duplicate", [*lines, {"ruling": {"id": west, "option": "correct"}}])
+    assert "established" in _rejected(steps[-1])
