@@ -8,7 +8,11 @@ realistic spread with a seed. Timed, each the median of ``--repeat`` runs:
 - ``score_event`` as matchpoints (2/1, Neuberg on), Butler (trimmed datum), cross-IMPs;
 - ``check`` of the matchpoint event against one printed value per result side and pair;
 - the whole file path: PBN text with ``[ScoreTable]`` travellers read by
-  ``controller.records.scoretable.loads``, then scored.
+  ``controller.records.scoretable.loads``, then scored;
+- the Director's console (``controller.room.console.Room``) holding the same session as the
+  tables' result messages: after one more result, the room scored again for the page
+  (``snapshot``: travellers, points, ranking) and what each table's players may see
+  (``for_players``, 30 messages), as the console does after every batch of messages.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from controller.fieldscore import (
     score_event,
 )
 from controller.records import scoretable
+from controller.room.console import Room
 
 # typical NS scores of a board: a contract made or set, with a few outliers
 SPREADS = ((420, 450, 450, 420, 170, -50, -100, 480, 620, 650),
@@ -109,6 +114,41 @@ def main() -> None:
     text = pbn_text(list(results))
     timed(f"PBN ({len(text) // 1024} KiB) read + matchpoints",
           lambda: [score_event(e) for e in scoretable.loads(text).events], args.repeat)
+    start = time.perf_counter()
+    room, messages = room_of(results, args.tables)
+    took = (time.perf_counter() - start) * 1000
+    print(f"{'console: the ' + str(len(results)) + ' results received':<44} total  {took:8.2f} ms")
+    timed("console: one more result, room + players", room_change(room, messages), args.repeat)
+    room.end_session()  # every table's players now get their whole scorecards
+    timed("console: the same, the session over", room_change(room, messages), args.repeat)
+
+
+def room_of(results: tuple[Result, ...], tables: int) -> tuple[Room, list[tuple[str, dict[str, object]]]]:
+    """A console's room holding ``results`` as the tables sent them, and those messages."""
+    room = Room("bench")
+    messages = []
+    seq: dict[str, int] = {}
+    for i, r in enumerate(results):
+        table = str(i % tables + 1)
+        n = seq[table] = seq.get(table, 0) + 1
+        body = {"number": int(r.board), "contract": "3NT", "declarer": "N", "result": "=", "score_ns": r.score,
+                "status": "played", "pairs": {"NS": r.ns, "EW": r.ew}, "v": 1, "club": "bench", "table": table,
+                "session": "s", "seq": n, "prev": n - 1, "at": 1000.0 + i}
+        room.receive("result", table, body, 1000.0 + i)
+        messages.append((table, body))
+    return room, messages
+
+
+def room_change(room: Room, messages: list[tuple[str, dict[str, object]]]) -> Callable[[], object]:
+    """One more result (a table sends its last board again, corrected), then what the console computes."""
+    table, last = messages[-1]
+    counter = [int(str(last["seq"]))]
+
+    def change() -> object:
+        counter[0] += 1
+        room.receive("result", table, {**last, "seq": counter[0], "prev": counter[0] - 1}, 5000.0)
+        return room.snapshot(5000.0), room.for_players(5000.0)
+    return change
 
 
 if __name__ == "__main__":

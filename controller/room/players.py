@@ -105,9 +105,7 @@ def for_table(results: RoomResults, table: str, settings: PlayerSettings, *, end
     boards = {board for board, _ in shown}
     cards = []
     for section, pair in pairs:
-        card = results.scorecard(pair, section)
-        rows = card["boards"] if ended else [b for b in card["boards"] if b["board"] in boards and b["table"] == table]
-        cards.append({**card, "boards": rows})
+        cards.append(results.scorecard(pair, section, None if ended else boards, None if ended else table))
     show_ranking = settings.ranking == "live" or (settings.ranking == "end" and ended)
     return {"kind": "results", "table": table, "name": results.name, "ended": ended,
             "settings": settings.as_json(), "boards": sorted(boards, key=table_order),

@@ -546,12 +546,18 @@ class RoomResults:
                 out[label] = deal
         return out
 
-    def scorecard(self, pair: str, section: str | None = None) -> Json:
+    def scorecard(self, pair: str, section: str | None = None, boards: Iterable[str] | None = None,
+                  table: str | None = None) -> Json:
         """``pair``'s session so far: each board it played (round, table, direction, opponents,
-        contract, result, its own score and points), with its total, percentage and place."""
+        contract, result, its own score and points), with its total, percentage and place; only
+        ``boards`` played at ``table``, when given."""
         scored = self.scored()
         rows = []
-        for (board, table), (who, label, s) in scored.rows.items():
+        keys = scored.rows.keys() if boards is None else \
+            [(b, t) for b in boards for t in ((table,) if table is not None else self.results.get(b, {}))
+             if (b, t) in scored.rows]
+        for board, table in keys:
+            who, label, s = scored.rows[(board, table)]
             if (who.section or None) != (section or None) or pair not in (who.ns, who.ew):
                 continue
             ns = who.ns == pair
