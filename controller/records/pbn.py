@@ -37,7 +37,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import TextIO, TypeVar
 
 from controller.auction import Auction
 from controller.calls import PASS, Call, CallKind, Denomination
@@ -134,7 +134,18 @@ def iter_load(path: str | os.PathLike[str]) -> Iterator[BoardRecord]:
     whatever the size of the file. The same records as ``load`` (same encodings)."""
     p = Path(path)
     with p.open(encoding=text_encoding(p), errors="replace", newline=None) as f:
-        yield from _records((line[:-1] if line.endswith("\n") else line for line in f), p.name)
+        yield from _records(_lines(f), p.name)
+
+
+def _lines(f: TextIO) -> Iterator[str]:
+    """The lines of a text file without their ends, cut a megabyte at a time."""
+    rest = ""
+    while chunk := f.read(1 << 20):
+        lines = (rest + chunk).split("\n")
+        rest = lines.pop()
+        yield from lines
+    if rest:
+        yield rest
 
 
 def loads(text: str, source: str = "<string>") -> list[BoardRecord]:

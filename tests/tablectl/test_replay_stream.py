@@ -75,5 +75,5 @@ def test_the_reader_gives_each_record_before_reading_the_next(corpus: Path) -> N
 
 
 def test_iter_load_reads_the_same_records_as_load(corpus: Path) -> None:
-    for path in sorted(corpus.rglob("*.pbn"))[:20]:
+    for path in sorted(p for p in corpus.rglob("*") if p.suffix.lower() == ".pbn"):
         assert list(pbn.iter_load(path)) == pbn.load(path), path
