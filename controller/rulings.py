@@ -215,6 +215,9 @@ class RulesOfCode:
     # 2017 Law 62C3: both sides revoked on the same trick and only one side has played to the next:
     # both revokes are corrected (the first side's is not established yet); 2008: established as usual
     both_sides_revokes_on_one_trick_corrected: bool = False
+    # 2017 Law 63A4: a side's agreement to an opponent's claim establishes its revoke when the agreement
+    # is complete (69A); D 63A (2008): each player's acquiescence establishes it at once
+    revoke_established_at_full_agreement: bool = False
     # 2017 Law 25B: after a purposeful change of call, accepted by LHO or not, Law 26B may apply (the
     # partner's lead); DD 25 (2008) gives no lead restriction
     purposeful_change_restricts_lead: bool = False
@@ -237,7 +240,7 @@ DUPLICATE2017_RULES = RulesOfCode(
     comparable_call=True, lead_restriction_prohibit_only=True, premature_play_requires_suit=True,
     seen_dummy_keeps_declarer=True, doubted_claim_may_play_on=True, card_exposed_before_auction_returns=True,
     purposeful_change_restricts_lead=True, play_at_rho_turn_checked=True,
-    both_sides_revokes_on_one_trick_corrected=True)
+    both_sides_revokes_on_one_trick_corrected=True, revoke_established_at_full_agreement=True)
 """The 2017 Laws (WBF; ACBL from Sept 2017): 37A keeps only the offender's own bar, 37B bars both,
 53A no acceptance at trick 13, and the rules above (LAWS2017.md section 2)."""
 BRIDGE1905_RULES = RulesOfCode(duplicated_boards=False, condoned_barred_call_bars_partner=False,

@@ -47,7 +47,11 @@ def _agree(state: TableState, act: a.Agree) -> Step:
     if act.seat not in claim.needed:
         return _reject(state, f"{act.seat} is not an opponent of the claimer who must agree", act)
     claim = evolve(claim, agreed=claim.agreed | {act.seat})
-    board = _establish_by_claim(evolve(board, claim=claim), act.seat.side)
+    board = evolve(board, claim=claim)
+    if claim.agreed >= claim.needed or not state.code.rules.revoke_established_at_full_agreement:
+        # 2017 Law 63A4: agreeing to an opponent's claim establishes a revoke at the Law 69A agreement,
+        # i.e. once the agreement is complete; D 63A (2008): at once, on acquiescing
+        board = _establish_by_claim(board, act.seat.side)
     state = _cite_revokes(state, board)
     events = [Event("agree", "", act.seat, act.t)]
     if claim.agreed >= claim.needed and claim.disputed is None:

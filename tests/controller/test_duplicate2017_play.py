@@ -176,3 +176,19 @@ def test_both_sides_revoking_on_one_trick_leaves_both_revokes_to_correct_only_in
     assert [(str(p.seat), str(p.card)) for p in fixed.board.penalty_cards] == [("W", "D2")]
     _, steps = _play("duplicate", [*lines, {"ruling": {"id": west, "option": "correct"}}])
     assert "established" in _rejected(steps[-1])
+
+
+def test_one_defenders_agreement_to_declarers_claim_establishes_his_revoke_in_2008_not_yet_in_2017_law_63a4(
+) -> None:
+    """D 63A (seed 002: a revoke is established when the offending side makes or acquiesces in a claim)
+    against 2017 63A3/63A4 (pzbs.pl 2017/en/l63.html via LAWS2017.md [T]): the offending side's own
+    claim establishes it at once, agreement to an opponent's claim only at the Law 69A agreement (here:
+    when both defenders have agreed). West revokes, declarer claims, West agrees, East not yet."""
+    lines = [{"seat": "E", "play": "CA"}, {"seat": "S", "play": "C8"}, {"seat": "W", "play": "D2"},
+             {"seat": "N", "claim": 12}, {"seat": "W", "agree": True}]
+    for code, established in (("duplicate", True), ("duplicate2017", False)):
+        state, _ = _play(code, lines)
+        assert state.board is not None
+        assert [(str(rv.seat), rv.established) for rv in state.board.revokes] == [("W", established)], code
+    done, _ = _play("duplicate2017", [*lines, {"seat": "E", "agree": True}])
+    assert done.boards and [rv.established for rv in done.boards[-1].board.revokes] == [True]
