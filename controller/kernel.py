@@ -17,7 +17,7 @@ whole corpus checks that both paths report every board identically.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from controller.calls import ALL_BIDS, Call, CallKind
 from controller.codes import Code, Sheet
@@ -39,9 +39,9 @@ __all__ = ["RegularBoard", "replay_regular"]
 _PASS, _DOUBLE, _REDOUBLE, _BID = CallKind.PASS, CallKind.DOUBLE, CallKind.REDOUBLE, CallKind.BID
 
 
-@dataclass(frozen=True, slots=True)
-class RegularBoard:
-    """A regular board replayed: what its report entry needs, and the sheet after it."""
+class RegularBoard(NamedTuple):
+    """A regular board replayed: what its report entry needs, and the sheet after it (a named
+    tuple: built once per board on the hot path, where a frozen dataclass costs more)."""
 
     number: int
     dealer: Seat
