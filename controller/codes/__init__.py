@@ -18,7 +18,7 @@ from controller.seats import Seat, Side, Vulnerability
 
 if TYPE_CHECKING:
     from controller.codes.bridge1905 import Declaration1905
-    from controller.rulings import RulesOfCode
+    from controller.codes.rules import RulesOfCode
 
 __all__ = ["CODE_NAMES", "Code", "Sheet", "SheetEntry", "UnknownCodeError", "code_named"]
 

@@ -21,10 +21,10 @@ from controller.calls import Denomination
 from controller.cards import Rank
 from controller.codes import Sheet, SheetEntry
 from controller.codes.laws import BRIDGE1905_LAWS
+from controller.codes.rules import BRIDGE1905_RULES, RulesOfCode
 from controller.contract import Contract
 from controller.deal import Deal
 from controller.errors import BridgeTableError
-from controller.rulings import BRIDGE1905_RULES, RulesOfCode
 from controller.scoring import DealResult
 from controller.seats import SEATS, Seat, Side, Vulnerability
 

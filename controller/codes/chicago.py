@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from controller.codes import Sheet, SheetEntry
 from controller.codes.rubber import RUBBER_SCORE_LAWS, contract_entries, rubber_honours
-from controller.rulings import RUBBER_RULES, RulesOfCode
+from controller.codes.rules import RUBBER_RULES, RulesOfCode
 from controller.scoring import DealResult
 from controller.seats import Seat, Side, Vulnerability
 

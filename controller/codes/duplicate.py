@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from controller.codes import Sheet, SheetEntry
 from controller.codes.laws import DUPLICATE_LAWS
-from controller.rulings import DUPLICATE_RULES, RulesOfCode
+from controller.codes.rules import DUPLICATE_RULES, RulesOfCode
 from controller.scoring import DealResult, duplicate_score
 from controller.seats import Seat, Side, Vulnerability, board_dealer, board_vulnerability
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from controller.codes.duplicate import Duplicate
 from controller.codes.laws import DUPLICATE2017_LAWS
-from controller.rulings import DUPLICATE2017_RULES, RulesOfCode
+from controller.codes.rules import DUPLICATE2017_RULES, RulesOfCode
 
 __all__ = ["Duplicate2017"]
 

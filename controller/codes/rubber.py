@@ -15,9 +15,9 @@ from controller.calls import Denomination
 from controller.cards import Rank
 from controller.codes import Sheet, SheetEntry
 from controller.codes.laws import RUBBER_LAWS
+from controller.codes.rules import RUBBER_CLUB_RULES, RUBBER_RULES, RulesOfCode
 from controller.contract import Contract
 from controller.deal import Deal
-from controller.rulings import RUBBER_CLUB_RULES, RUBBER_RULES, RulesOfCode
 from controller.scoring import (
     DealResult,
     insult_bonus,

@@ -9,8 +9,8 @@ from controller import catalogue
 from controller.calls import Denomination
 from controller.codes import CODE_NAMES, code_named
 from controller.codes.duplicate2017 import Duplicate2017
+from controller.codes.rules import DUPLICATE2017_RULES, DUPLICATE_RULES
 from controller.contract import Contract
-from controller.rulings import DUPLICATE2017_RULES, DUPLICATE_RULES
 from controller.scoring import DealResult
 from controller.seats import Seat, Vulnerability
 
