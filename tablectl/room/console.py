@@ -48,7 +48,7 @@ from controller.fieldscore.session import Session
 from controller.room.clock import RoundClock
 from controller.room.console import Call, Room
 from controller.room.players import PlayerSettings
-from tablectl.room.address import ClubAddress
+from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.commands import command
 from tablectl.room.link import COMMAND_LIMIT, iso, room_client
 
@@ -253,7 +253,10 @@ class Console:
             try:
                 item = self._queue.get(timeout=_TICK)
             except queue.Empty:
-                self._publish_results()
+                try:
+                    self._publish_results()
+                except Exception:  # the console thread must go on
+                    log.exception("console: the players' results could not be sent")
                 continue
             if item is None:
                 return
@@ -352,6 +355,8 @@ class Console:
             every = self.room.for_players(self._wall())
             changed = {}
             for table, body in every.items():
+                if not valid_name(table):  # a session's table that no table id can be
+                    continue
                 text = json.dumps({"v": 1, "club": self.club, **body}, separators=(",", ":"))
                 if self._published.get(table) != text:
                     changed[table] = text
