@@ -122,7 +122,7 @@ def _seat_token(match: re.Match[str]) -> str:
 def _detail_words(detail: str, symbols: bool) -> str:
     """An irregularity's ``detail`` (``"N played CK on a spades lead"``) with seats, cards and calls
     in words (``"North played ♣K on a spades lead"``); law references (``W 45``) are left alone."""
-    text = re.sub(r"\b[NESW]\b(?!\s+\d+(?:[a-z]\b|\b))", _seat_token, detail)
+    text = re.sub(r"\b[NESW]\b(?!\s+\d+(?:[a-z]\b|\b))", _seat_token, detail.replace("_", " "))
     text = re.sub(r"\b[SHDC][2-9TJQKA]\b", lambda m: _card(m.group(0), symbols), text)
     text = re.sub(r"\b[1-7](?:NT|[SHDC])\b", lambda m: _call(m.group(0), symbols), text)
     return re.sub(r"(?<=[a-z] )(XX|X)(?= )", lambda m: "redouble" if m.group(0) == "XX" else "double", text)
