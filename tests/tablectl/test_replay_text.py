@@ -153,3 +153,14 @@ def test_a_table_logs_unreadable_lines_and_refusals_are_listed_after_the_boards(
     assert "Unreadable lines skipped (25):" in lines and "    line 1: not JSON (Expecting value)" in lines
     assert "    ... and 5 more (--json lists them all)" in lines
     assert "Actions the table refused (1):" in lines
+
+
+def test_a_1905_irregularity_reads_in_words_with_its_whist_law() -> None:
+    """W 47 (bridge1905): the declaration passed back to the dealer; no code word left in the text."""
+    path = SCENARIOS / "47_1905_declaration_passed_back_offender_must_name_trump.json"
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    log = "\n".join(json.dumps(line) for line in [{"t": 0, "session": {"code": "bridge1905"}}, *spec["log"]])
+    text = summary(replay_log(tablelog.loads(log)).report)
+    assert ("    irregularity 1: Declaration passed back to the dealer by South during the auction (Law 47): "
+            "South pass to partner; ruled: East compels South to name the trump") in text
+    _no_raw_values(text)
