@@ -209,5 +209,5 @@ def taken_ports_message(host: str, ports: Iterable[int], flag: str = "--port") -
     if not taken:
         return None
     other = free_from(host, wanted[0] + 1, len(wanted))
-    hint = f" ({flag} {other} gives {len(wanted)} free ports)" if other is not None else ""
+    hint = f" ({flag} {other}: ports {other}-{other + len(wanted) - 1} are free)" if other is not None else ""
     return "; ".join(taken) + f": stop that program, or choose other ports with {flag} N{hint}"

@@ -180,7 +180,7 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
     ports = [args.port + i for i in range(n + 1)]
     from tablectl.ports import PORT_TAKEN_EXIT, taken_ports_message
     if (taken := taken_ports_message("127.0.0.1", ports)) is not None:
-        print(f"tablectl room demo: {taken} (the console gets --port, table N --port+N)", file=sys.stderr)
+        print(f"tablectl room demo: {taken}; the console gets --port, table N --port+N", file=sys.stderr)
         return PORT_TAKEN_EXIT
     try:
         pin, made_up = _the_pin(args)

@@ -13,7 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from tablectl.ports import PORT_TAKEN_EXIT, PortTaken, free_from, listen_socket, port_holder, port_problem
+from tablectl.ports import (
+    PORT_TAKEN_EXIT,
+    PortTaken,
+    free_from,
+    listen_socket,
+    port_holder,
+    port_problem,
+    taken_ports_message,
+)
 
 HOLDER = "import socket, sys\n" \
          "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen()\n" \
@@ -51,6 +59,17 @@ def test_the_port_offered_instead_is_free(held_port: tuple[int, int]) -> None:
     offered = free_from("127.0.0.1", port + 1)
     assert offered is not None and f"(--port {offered} is free)" in problem
     assert port_problem("127.0.0.1", offered) is None
+
+
+def test_a_run_of_ports_names_the_one_taken_and_a_first_port_whose_run_is_free(held_port: tuple[int, int]) -> None:
+    port, pid = held_port
+    message = taken_ports_message("127.0.0.1", range(port - 1, port + 2)) or ""
+    first = free_from("127.0.0.1", port, 3)
+    assert first is not None and first > port
+    assert message.startswith(f"port {port} on 127.0.0.1 is already in use by ")
+    assert f"(process {pid})" in message and f"(--port {first}: ports {first}-{first + 2} are free)" in message
+    assert all(port_problem("127.0.0.1", p) is None for p in range(first, first + 3))
+    assert taken_ports_message("127.0.0.1", range(first, first + 3)) is None
 
 
 def test_listening_everywhere_finds_a_port_held_on_localhost(held_port: tuple[int, int]) -> None:
