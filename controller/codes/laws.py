@@ -93,6 +93,7 @@ DUPLICATE_LAWS: dict[str, str] = {
     "cite:barred_call": "Law 37",
     "cite:lead_restriction": "Law 26",
     "cite:claim_disputed": "Law 70",
+    "cite:concession_objected": "Law 68; DD 68 item 3",
 }
 
 RUBBER_LAWS: dict[str, str] = DUPLICATE_LAWS | {
@@ -183,6 +184,7 @@ DUPLICATE2017_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     "cite:barred_call": "Law 37B",
     "cite:lead_restriction": "Law 26B",
     "cite:claim_disputed": "Law 68D",
+    "cite:concession_objected": "Law 68B2",
 }
 
 BRIDGE1905_LAWS: dict[str, str] = {k: v for k, v in DUPLICATE_LAWS.items() if k.startswith("cite:")} | {

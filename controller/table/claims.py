@@ -86,7 +86,8 @@ def _dispute(state: TableState, act: a.Dispute | a.CallDirector) -> Step:
     if claim.concession and defenders and act.seat is claim.seat.partner and isinstance(act, a.Dispute):
         return Step(evolve(state, board=evolve(board, claim=None)),
                     (Event("concession_cancelled", f"{act.seat} objects to his partner's concession: there is "
-                           "none, play goes on (Law 68; DD 68 item 3); cards shown are not penalty cards",
+                           f"none, play goes on ({state.code.law('cite:concession_objected')}); cards shown are not "
+                           "penalty cards",
                            act.seat, act.t),))
     situation = "claim_by_defender" if defenders else "claim_by_declarer"
     remaining = 13 - len(board.play.tricks)

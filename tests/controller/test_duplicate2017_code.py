@@ -39,13 +39,14 @@ def test_the_2017_labels_follow_the_2017_numbering_laws_2017_section_1() -> None
     pairs = {key: (old.law(key), new.law(key)) for key in (
         "double_oor_rho_turn", "double_oor_partner_turn", "call_not_repeated", "cite:proper_leader_leads",
         "cite:auction_reopened", "lead_restriction_from_withdrawn_call", "comparable_call",
-        "card_exposed_before_auction", "call_by_player_required_to_pass")}
+        "card_exposed_before_auction", "call_by_player_required_to_pass", "cite:concession_objected")}
     assert pairs == {
         "double_oor_rho_turn": ("32B", "32A"), "double_oor_partner_turn": ("32A", "32B"),
         "call_not_repeated": ("31A1, 32B1", "31A1, 32A1"), "cite:proper_leader_leads": ("Law 53C", "Law 53B"),
         "cite:auction_reopened": ("Law 34; D 17E", "Law 17D3"),
         "lead_restriction_from_withdrawn_call": ("26", "26B"), "comparable_call": ("", "23"),
-        "card_exposed_before_auction": ("", "16D"), "call_by_player_required_to_pass": ("37", "37B")}
+        "card_exposed_before_auction": ("", "16D"), "call_by_player_required_to_pass": ("37", "37B"),
+        "cite:concession_objected": ("Law 68; DD 68 item 3", "Law 68B2")}
 
 
 @given(level=st.integers(1, 7), strain=st.sampled_from(list(Denomination)), doubled=st.integers(0, 2),
