@@ -21,7 +21,8 @@ _CHOICES = {
     "": "",
     "card_suit": "the suit of the card led",
     "penalty_suits": "the suits of the offender's major penalty cards",
-    "withdrawn_suits": "the suits the withdrawn call named (all four when it named none)",
+    "withdrawn_suits": "the suits the withdrawn call named (all four when it named none); in duplicate 2017 "
+                       "the suits the offender did not specify in the legal auction (26B)",
     "not_led": "any suit but the suit led",
     "two_cards": "the two cards put down",
     "legal_penalty_cards": "the offender's penalty cards he may legally play now",

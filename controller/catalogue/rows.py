@@ -471,7 +471,9 @@ _PLAY: tuple[Row, ...] = (
             Arg("tricks", "tricks", True, "tricks transferred", unknown="the number of tricks he decides"),)),
     ), note="A revoke confirmed may be ruled again (corrected, or its transfer adjusted) until the board is scored. "
             "The law cited follows what becomes of it: correction (62), establishment (63), then the transfer "
-            "or exemption decided when the play ends (D 64A1, 64A2, 64B1-7, 64C; R 64A-D)."),
+            "or exemption decided when the play ends (D 64A1, 64A2, 64B1-7, 64C; R 64A-D). In duplicate 2017, "
+            "when both sides revoked on one trick and only one side has played to the next, both are corrected "
+            "(62C3; no transfer, 64B8)."),
     Row("revoke_faced_card", ("revoke",), "the defender who did not play his penalty card", "arbiter", (
         Option("correct", "the revoke is corrected before it is established: the revoke card goes back (a "
                           "major penalty card) and {offender} plays {card} instead", (
