@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -44,12 +45,16 @@ _SQLITE_HEADER = b"SQLite format 3\0"
 
 
 def _progress_printer(label: str) -> Any:
-    start = time.monotonic()
+    """Progress of a long replay on stderr: a line every two seconds at most, and the last."""
+    start = last = time.monotonic()
 
     def progress(done: int, total: int) -> None:
-        if total >= 1000:
-            rate = done / max(time.monotonic() - start, 1e-9)
-            print(f"{label}: {done}/{total} boards ({rate:,.0f}/s)", file=sys.stderr)
+        nonlocal last
+        now = time.monotonic()
+        if total >= 1000 and (now - last >= 2.0 or (done == total and now - start >= 2.0)):
+            last = now
+            rate = done / max(now - start, 1e-9)
+            print(f"{label}: {done:,}/{total:,} boards ({rate:,.0f}/s)", file=sys.stderr, flush=True)
     return progress
 
 
@@ -220,23 +225,29 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         out = _buffered_stdout()
         try:
             stream_report(path, out, lines=args.jsonl, compact=args.compact)
+        except BrokenPipeError:
+            raise  # the reader went away: tablectl.cli stops quietly
         except (BridgeTableError, OSError) as exc:
             print(f"tablectl replay: {exc}", file=sys.stderr)
             return 2
         finally:
-            out.flush()
+            with contextlib.suppress(BrokenPipeError):
+                out.flush()
         return 0
     if args.jsonl:
         print("tablectl replay: --jsonl streams the boards of a .pbn or .lin file (without --record, "
               "--pbn or --lin)", file=sys.stderr)
         return 2
     try:
-        result = replay_file(path)
+        if args.record is not None and path.suffix.lower() in (".pbn", ".lin"):
+            result = _replay_one_record(path, args.record)
+        else:
+            result = replay_file(path)
     except (BridgeTableError, OSError) as exc:
         print(f"tablectl replay: {exc}", file=sys.stderr)
         return 2
     report = result.report
-    if args.record is not None:
+    if args.record is not None and len(report["boards"]) != 1:
         boards = report["boards"]
         if not 1 <= args.record <= len(boards):
             print(f"tablectl replay: {path} has {len(boards)} records, not {args.record}",
@@ -261,6 +272,18 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     else:
         print(summary(report))
     return 0
+
+
+def _replay_one_record(path: Path, number: int) -> ReplayReport:
+    """Record ``number`` (from 1) of a .pbn or .lin file replayed on its own: its entry, and a
+    session of that one board (records are independent boards, unlike a table log's)."""
+    if not path.is_file():
+        raise UsageError(f"{path}: no such file")
+    count = 0
+    for count, rec in enumerate(iter_records(path), start=1):
+        if count == number:
+            return replay_records([rec])
+    raise UsageError(f"{path} has {count} records, not {number}")
 
 
 def _cmd_demo_replay(args: argparse.Namespace) -> int:

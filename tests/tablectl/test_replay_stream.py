@@ -77,3 +77,29 @@ def test_the_reader_gives_each_record_before_reading_the_next(corpus: Path) -> N
 def test_iter_load_reads_the_same_records_as_load(corpus: Path) -> None:
     for path in sorted(p for p in corpus.rglob("*") if p.suffix.lower() == ".pbn"):
         assert list(pbn.iter_load(path)) == pbn.load(path), path
+
+
+def test_one_record_is_replayed_on_its_own(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--record N`` of a records file: that board alone, and a session of that one board."""
+    path = _sample(corpus)
+    assert main(["replay", "--json", "--record", "2", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    (board,) = report["boards"]
+    assert board["source"].startswith("sample.pbn record 2 ")
+    assert report["session"]["total_ns"] == board["score_ns"]
+    assert main(["replay", "--record", "9", str(path)]) == 2
+    assert "has 3 records, not 9" in capsys.readouterr().err
+
+
+def test_a_reader_that_goes_away_stops_the_replay_quietly(corpus: Path) -> None:
+    """``tablectl replay big.pbn | head``: no traceback, no error, whatever the output mode."""
+    import subprocess
+    import sys
+
+    path = corpus / "endplay_tests" / "example3.pbn"
+    for mode in ([], ["--json"], ["--jsonl"]):
+        run = subprocess.run(
+            f"{sys.executable} -m tablectl replay {' '.join(mode)} {path} | head -c 200",
+            shell=True, capture_output=True, text=True, timeout=300, check=False)
+        assert len(run.stdout.encode()) == 200, mode  # head -c counts bytes
+        assert "Traceback" not in run.stderr and "Broken pipe" not in run.stderr, run.stderr[-500:]
