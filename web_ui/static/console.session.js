@@ -72,7 +72,7 @@ function playersNodes() {
   ranking.addEventListener("change", save);
   const ended = room.ended;
   return [el("div", { class: "players-settings" },
-    el("label", {}, travellers, "Players see each board's results once they have played it"),
+    el("label", { class: "check" }, travellers, el("span", {}, "Players see each board's results once they have played it")),
     el("label", {}, "Players see the ranking ", ranking),
     el("div", {}, room.over && !ended ? el("span", { class: "muted" }, "Every table has played all its boards. ") : null,
       el("button", { type: "button", id: "session-end", class: ended ? "secondary" : null,
@@ -82,7 +82,7 @@ function playersNodes() {
 
 function renderSession() {
   const c = room.clock;
-  replaceChildren("clock-now", c && c.running ? "round " + c.round + (room.late && room.late.length ? " \u00b7 " + room.late.length + " late" : "") : "");
+  replaceChildren("clock-now", c && c.running ? "\u00b7 round " + c.round + (room.late && room.late.length ? ", " + room.late.length + " late" : "") : "");
   replaceChildren("session", clockNodes(c), lateNodes(room.late), playersNodes());
 }
 
