@@ -17,6 +17,7 @@ import pytest
 from controller import actions as a
 from controller.deal import Deal
 from controller.fieldscore import Session, loads_session
+from controller.room.boards import turned
 from controller.sensing.deck import DeckRegistry
 from drivers.sim import SimTable, default_deck
 from tablectl.room.address import ClubAddress
@@ -169,3 +170,22 @@ def test_a_board_the_movement_does_not_give_the_table_in_its_round_alarms_the_co
     assert ranked["2"] == ("NS", 100.0) and ranked["1"] == ("NS", 0.0) and ranked["6"] == ("EW", 0.0)
     assert set(ranked) == {str(p) for p in range(1, 7)}  # every pair of the movement, played or not
     assert len(alarms) == 1
+
+
+def test_the_same_hands_turned_round_at_another_table_alarm_the_console_as_a_rotated_board_law_7(
+        room: Room) -> None:
+    console, table, alarms = room
+    t1, t2 = table("1", {1: DEAL}), table("2", {1: turned(DEAL, 2)})
+    t1.start(1)
+    wait(lambda: _deal_seen(console, "1", 1), what="table 1's deal at the console")
+    t2.start(1)  # the board was put on table 2 the wrong way round
+    wait(lambda: alarms, what="the rotated board's alarm")
+    assert [(m["table"], m["text"]) for m in alarms] == [
+        ("2", "Board 1 was played rotated at table 2 or table 1: table 2 had the hands of table 1 turned round "
+              "(North held the South cards); scored with the others (Law 7)")]
+    [call] = console.room.calls.values()
+    assert (call.table, call.board, call.law) == ("2", 1, "7")
+    t1.finish(8)
+    t2.finish(9)
+    wait(lambda: len(console.room.travellers.get("1", {})) == 2, what="both results")
+    assert console.snapshot()["scores"]["fouled"] == {}  # turned round: one board, scored together
