@@ -16,19 +16,16 @@ wants them.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import logging
 import os
 import secrets
 import signal
 import socket
-import ssl
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
@@ -40,6 +37,14 @@ from drivers.config import load as load_config
 from tablectl.ports import PORT_TAKEN_EXIT, PortTaken, listen_socket
 from tablectl.room.serve import add_link_options, open_link
 from tablectl.runtime import TableRuntime, TableSetup, load_board_tags, load_hand_record
+from tablectl.webserver import (
+    DEFAULT_PORT,
+    ServerOptions,
+    add_server_options,
+    check_server,
+    run_server,
+    uvicorn_config,
+)
 from web_ui.arbiter_link import ENV as LINK_ENV
 from web_ui.arbiter_link import load_key
 from web_ui.security import LOCAL_HOSTS
@@ -55,7 +60,6 @@ log = logging.getLogger("tablectl")
 DB_NAME = "table.sqlite"
 IRREGULARITY_KINDS = ("insufficient_bid", "call_out_of_rotation", "exposed_card", "lead_out_of_turn", "revoke")
 """What ``demo --first-irregularity`` can commit (``tablectl.demo.IRREGULARITIES``)."""
-DEFAULT_PORT = Listen().port
 PAGES = (("table", "/"), ("arbiter", "/arbiter"), ("spectator", "/spectator"))
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -235,78 +239,6 @@ class _Stopper:
             signal.signal(sig, old)
 
 
-@dataclass(frozen=True, slots=True)
-class ServerOptions:
-    """Where and how the pages (the table's or the console's) are served."""
-
-    host: str = "127.0.0.1"
-    port: int = DEFAULT_PORT
-    graceful: float = 5.0
-    proxies: tuple[str, ...] = ()
-    """Reverse proxies whose ``X-Forwarded-For``/``-Proto`` are believed; none: no forwarded header is."""
-    tls_cert: Path | None = None
-    tls_key: Path | None = None
-    hosts: tuple[str, ...] = LOCAL_HOSTS
-    """The names the pages answer to (``web_ui.security.HostCheck``): localhost's, and those configured."""
-    plain_http: bool = False
-    """Plain HTTP beyond localhost, said outright (behind the club's own TLS proxy)."""
-
-    @property
-    def scheme(self) -> str:
-        return "https" if self.tls_cert is not None else "http"
-
-
-LOOPBACK = ("localhost", "::1")
-OPENSSL = ('openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -keyout table.key -out table.crt '
-           '-subj "/CN=table-3.local" -addext "subjectAltName=DNS:table-3.local,IP:192.168.1.23"')
-"""The one command that makes a table's certificate (its name and address in place of these)."""
-
-
-def check_server(options: ServerOptions) -> None:
-    """ValueError saying what to do when ``options`` would serve plain HTTP beyond this machine,
-    or name a certificate and key that cannot be loaded."""
-    if options.tls_cert is not None and options.tls_key is not None:
-        try:
-            ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(options.tls_cert, options.tls_key)
-        except (OSError, ssl.SSLError) as exc:
-            raise ValueError(f"cannot load the tls certificate {options.tls_cert} and key {options.tls_key}: "
-                             f"{exc}") from None
-        return
-    local = options.host in LOOPBACK or options.host.startswith("127.")
-    if not local and not options.plain_http:
-        raise ValueError(f"listening on {options.host} opens the pages beyond this machine, which needs HTTPS: "
-                         "give [listen] tls_cert and tls_key (--tls-cert, --tls-key), made with\n"
-                         f"    {OPENSSL}\n"
-                         "or say --plain-http ([listen] plain_http = true) behind the club's own TLS proxy")
-
-
-WS_MAX_MESSAGE = 64 * 1024
-"""The largest WebSocket message read from a client (the pages send none; uvicorn's default is 16 MB)."""
-
-
-def uvicorn_config(app: Any, options: ServerOptions) -> Any:
-    """The ``uvicorn.Config`` that serves ``app`` as ``options`` say."""
-    import uvicorn
-
-    return uvicorn.Config(app, host=options.host, port=options.port, log_config=None, access_log=False,
-                          timeout_graceful_shutdown=int(options.graceful), ws_max_size=WS_MAX_MESSAGE,
-                          # a forwarded header is a claim anyone can make: only a configured proxy's counts
-                          proxy_headers=bool(options.proxies), forwarded_allow_ips=list(options.proxies),
-                          ssl_certfile=options.tls_cert, ssl_keyfile=options.tls_key)
-
-
-def run_server(app: Any, options: ServerOptions, sock: socket.socket | None = None) -> None:
-    """Serve ``app`` until SIGTERM/SIGINT (uvicorn handles both and shuts down cleanly) on ``sock``,
-    the port the command bound before printing its addresses (``tablectl.ports.listen_socket``),
-    else on the port of ``options``; PortTaken when that port is in use."""
-    import uvicorn
-
-    if sock is None:
-        sock = listen_socket(options.host, options.port)
-    with sock:
-        _quiet_exit_server(uvicorn.Server)(uvicorn_config(app, options)).run(sockets=[sock])
-
-
 def _serve(runtime: TableRuntime, settings: WebSettings, options: ServerOptions, sock: socket.socket) -> int:
     """Serve the pages on ``sock`` until SIGTERM/SIGINT."""
     try:
@@ -318,27 +250,6 @@ def _serve(runtime: TableRuntime, settings: WebSettings, options: ServerOptions,
         return 2
     run_server(app_module.create_app(runtime, settings), options, sock)
     return 0
-
-
-def _quiet_exit_server(base: Any) -> Any:
-    """uvicorn's server, but SIGTERM/SIGINT only stop it (uvicorn re-raises them after its
-    shutdown, which would kill the process before the table's log is closed)."""
-
-    class Server(base):  # type: ignore[misc]
-        @contextlib.contextmanager
-        def capture_signals(self) -> Iterator[None]:
-            def handle(signum: int, frame: FrameType | None) -> None:
-                log.info("signal %d: stopping", signum)
-                if getattr(self, "should_exit", False) and signum == signal.SIGINT:
-                    self.force_exit = True
-                self.should_exit = True
-            old = {sig: signal.signal(sig, handle) for sig in (signal.SIGTERM, signal.SIGINT)}
-            try:
-                yield
-            finally:
-                for sig, handler in old.items():
-                    signal.signal(sig, handler)
-    return Server
 
 
 def _common(p: argparse.ArgumentParser, data_dir_help: str) -> None:
@@ -370,22 +281,6 @@ def add_pin_options(p: argparse.ArgumentParser, what: str, otherwise: str) -> No
     pins.add_argument("--arbiter-pin", metavar="PIN",
                       help=f"{what} on the command line: every user of the machine sees it (ps); prefer "
                            "--arbiter-pin-file or $BRIDGE_ARBITER_PIN")
-
-
-def add_server_options(p: argparse.ArgumentParser) -> None:
-    """The server options that ``run``, ``demo`` and ``console`` share."""
-    p.add_argument("--tls-cert", type=Path, metavar="FILE",
-                   help="serve HTTPS with this certificate (needed beyond localhost; else the config's [listen] "
-                        f"tls_cert), made with: {OPENSSL}")
-    p.add_argument("--tls-key", type=Path, metavar="FILE", help="its private key (else [listen] tls_key)")
-    p.add_argument("--allowed-host", action="append", metavar="NAME",
-                   help="a name the pages answer to besides localhost's (repeat for more; else the config's "
-                        "[listen] hosts, else the --host address): any other Host is refused (400)")
-    p.add_argument("--plain-http", action="store_true",
-                   help="serve plain HTTP beyond localhost all the same (behind the club's own TLS proxy)")
-    p.add_argument("--trusted-proxy", action="append", metavar="ADDRESS",
-                   help="a reverse proxy whose X-Forwarded-For is believed (repeat for more; default none, "
-                        "else the config's [listen] proxies)")
 
 
 def add_link_key_option(p: argparse.ArgumentParser) -> None:
@@ -538,8 +433,8 @@ def _run_table(args: argparse.Namespace, config: TableConfig, options: ServerOpt
                            public_records=_public_records(args.public_records or config.public_records))
     try:
         if sock is None:
-            print(f"  no web server; started in {time.monotonic() - started:.2f} s", flush=True)
-            with _Stopper() as stop:
+            with _Stopper() as stop:  # stoppable before it says it has started
+                print(f"  no web server; started in {time.monotonic() - started:.2f} s", flush=True)
                 stop.wait()
             return 0
         _print_urls(options, None if pin is None else show_pin(pin, data_dir), started)
@@ -636,9 +531,9 @@ def _demo_table(args: argparse.Namespace, server: ServerOptions, sock: socket.so
     thread = threading.Thread(target=_play, args=(players, stop), name="demo players", daemon=True)
     try:
         if sock is None:
-            print(f"  started in {time.monotonic() - started:.2f} s", flush=True)
-            thread.start()
-            with _Stopper() as signalled:
+            with _Stopper() as signalled:  # stoppable before it says it has started
+                print(f"  started in {time.monotonic() - started:.2f} s", flush=True)
+                thread.start()
                 while thread.is_alive() and not signalled.is_set():
                     thread.join(0.2)
             stop.set()
