@@ -119,3 +119,15 @@ def test_the_sessions_results_are_listed_board_by_board(served: Served) -> None:
     expect(page.locator("#results tr[data-board='3'] td")).to_have_text(["3", "3NT", "North", "+3", "490"])
     expect(page.locator("#results-panel")).to_contain_text("Total NS 490")
     served.assert_nothing_concealed()
+
+
+def test_the_table_page_leads_the_players_to_the_rooms_results(served: Served) -> None:
+    """The players find the room's results (the travellers of the boards they have played, the
+    ranking when the Director publishes it) from their own table's page."""
+    from playwright.sync_api import expect
+
+    link = served.page.locator("#results-link")
+    expect(link).to_be_visible()
+    link.click()
+    expect(served.page).to_have_url(served.url + "/results")
+    assert served.page.locator("body").inner_text().strip()
