@@ -51,6 +51,7 @@ def _close(state: TableState, board: BoardState, status: str, tricks: int | None
             law = "W 87" if rules.revoke_penalty == "w87" else "Law 64"
             notes = (*notes, f"revoke transfer: NS give up {lost[0]}, EW give up {lost[1]} ({law})")
     if status not in ("incomplete", "redeal"):
+        notes = (*notes, *_reviews_after_play(state, board))
         result = DealResult(board.contract, tricks or 0, board.vulnerability, board.dealer,
                             board.deal, lost, board.number)
         sheet, entries = state.code.score_deal(sheet, result)
@@ -91,6 +92,22 @@ def _cite_revokes(state: TableState, board: BoardState,
         return state
     return evolve(state, irregularities=tuple(evolve(i, law=laws[i.id]) if i.id in laws else i
                                               for i in state.irregularities))
+
+
+def _reviews_after_play(state: TableState, board: BoardState) -> tuple[str, ...]:
+    """The arbiter's reviews due at the end of the play: a call judged comparable, or the lowest
+    sufficient bid in the same denomination, stood without rectification; he adjusts the score if,
+    without the help of the infraction, the result could well have been different (2017 Laws 23C, 27D)."""
+    out = []
+    for id_ in board.irregularity_ids:
+        irr = state.irregularity(id_)
+        option = dict(irr.ruling or ()).get("option") if irr is not None else None
+        if irr is not None and irr.situation == "comparable_call" and option in ("comparable",
+                                                                                  "lowest_same_denomination"):
+            law = "27D" if option == "lowest_same_denomination" or irr.kind == "insufficient_bid" else "23C"
+            out.append(f"review irregularity {irr.id}: {irr.offender}'s replacement call stood without "
+                       f"rectification; adjust the score if the infraction helped (Law {law})")
+    return tuple(out)
 
 
 def abandon_board(state: TableState) -> TableState:

@@ -346,3 +346,16 @@ def test_an_insufficient_replacement_of_a_call_out_of_rotation_is_judged_once_un
     assert not any(_rejected(s) for s in steps)
     assert (PASS_ALL, "W") in _obligations(new) and new.board is not None
     assert [str(c) for c in new.board.auction.calls][-1] == "2S" and _latest(new).id == 3
+
+
+def test_a_comparable_call_leaves_the_arbiter_a_review_at_the_end_of_the_play_law_23c() -> None:
+    """2017 23C (pzbs.pl 2017/en/l23.html via LAWS2017.md [T]): after a comparable call the Director
+    adjusts at the end of play if, without the help of the infraction, the result could well have
+    been different. The board's notes remind him; a 2008 board with the same calls has none."""
+    lines = [*LEAD_AFTER_OOR[:5], {"ruling": {"id": 2, "option": "comparable"}}, *LEAD_AFTER_OOR[5:],
+             {"seat": "W", "claim": 10}, {"seat": "N", "agree": True}, {"seat": "S", "agree": True}]
+    new, _ = _play("duplicate2017", lines)
+    assert new.boards and any("Law 23C" in note for note in new.boards[-1].notes)
+    old, _ = _play("duplicate", [*LEAD_AFTER_OOR, {"ruling": {"id": 2, "option": "no_restriction"}},
+                                 *lines[-3:]])
+    assert old.boards and old.boards[-1].notes == ()
