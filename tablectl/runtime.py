@@ -23,8 +23,9 @@ Boards. The board reader's tag (a ``board`` notice) is looked up in ``TableSetup
 (``TableSetup.hand_record``, from a PBN or LIN file), else hands are learned as cards
 appear. The resulting ``BoardStart`` is logged as an input of its own (source ``board``),
 so that the rebuild never depends on the config of the day. A tag of the board in play is
-ignored; an unknown tag is left to the arbiter, who can also submit a ``BoardStart``
-(its deal is filled in from the hand record when it names none).
+ignored, and so is the tag of a board already finished at this table (with a notice: a board
+is played once at a table); an unknown tag is left to the arbiter, who can also submit a
+``BoardStart`` (its deal is filled in from the hand record when it names none).
 
 Indicators. The LED of each seat concerned (the offender of an irregularity awaiting the
 arbiter, the seat that called him) is lit while that lasts, and the seat's buzzer sounds
@@ -631,6 +632,14 @@ class TableRuntime:
             board = engine.table.board
             if board is not None and board.number == number and board.phase is not Phase.DONE:
                 continue  # the board in play, seen again
+            if any(o.board.number == number for o in engine.table.boards):
+                # a board finished at this table, put back on the reader: not played again
+                # (each board is played once at a table, Law 15A); the arbiter may restart it
+                self._note(Notice(NoticeKind.BOARD, None, notice.reader, notice.uid,
+                                  f"board {number} has been played at this table already: it is not "
+                                  "started again (put the next board on the reader; the arbiter can "
+                                  "start it again from the arbiter page)", notice.t))
+                continue
             t = self._stamp(notice.t)
             known = self.setup.hand_record.get(number)
             start = (a.BoardStart(number, t=t) if known is None

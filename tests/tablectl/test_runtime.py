@@ -82,6 +82,29 @@ def test_board_tag_starts_the_board_with_the_hand_records_deal(table) -> None:  
     assert board is not None and board.number == 1 and board.deal == DEAL
 
 
+def test_a_finished_board_put_back_on_the_reader_is_not_played_again_law_15a(table) -> None:  # type: ignore[no-untyped-def]
+    """Each board is played once at a table: its tag seen again after the board is finished
+    starts nothing; the table says why, and the arbiter can still start it himself."""
+    rt, sim, clock, _ = table
+    sim.present(TAG, "board")
+    assert rt.sync(5)
+    for seat in "NESW":
+        _call(rt, sim, clock, "Pass", seat)
+    finished = rt.snapshot().state
+    assert finished.board is not None and finished.boards[-1].status == "passed_out"
+    sim.remove(TAG, "board")
+    clock.now += 1
+    assert rt.sync(5)
+    sim.present(TAG, "board")
+    clock.now += 1
+    assert rt.sync(5)
+    snap = rt.snapshot()
+    assert len(snap.state.boards) == 1 and snap.state.board is finished.board
+    assert any("board 1 has been played at this table already" in n.detail for n in snap.notices)
+    assert rt.submit(a.BoardStart(1)).rejected is None  # the arbiter's decision
+    assert rt.snapshot().state.board is not finished.board
+
+
 def test_subscribers_hear_of_every_change_after_it_is_logged(table) -> None:  # type: ignore[no-untyped-def]
     rt, sim, clock, _ = table
     heard: list[tuple[int, int]] = []
