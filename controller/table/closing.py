@@ -97,7 +97,8 @@ def _cite_revokes(state: TableState, board: BoardState,
 def _reviews_after_play(state: TableState, board: BoardState) -> tuple[str, ...]:
     """The arbiter's reviews due at the end of the play: a call judged comparable, or the lowest
     sufficient bid in the same denomination, stood without rectification; he adjusts the score if,
-    without the help of the infraction, the result could well have been different (2017 Laws 23C, 27D)."""
+    without the help of the infraction, the result could well have been different (2017 Laws 23C,
+    27D). A call judged not comparable barred the partner: Law 72C (the 2008 Law 23)."""
     out = []
     for id_ in board.irregularity_ids:
         irr = state.irregularity(id_)
@@ -107,6 +108,9 @@ def _reviews_after_play(state: TableState, board: BoardState) -> tuple[str, ...]
             law = "27D" if option == "lowest_same_denomination" or irr.kind == "insufficient_bid" else "23C"
             out.append(f"review irregularity {irr.id}: {irr.offender}'s replacement call stood without "
                        f"rectification; adjust the score if the infraction helped (Law {law})")
+        elif irr is not None and irr.situation == "comparable_call" and option == "not_comparable":
+            out.append(f"review irregularity {irr.id}: {irr.offender}'s partner was barred; adjust the score if "
+                       f"{irr.offender} could have known that this could well damage his opponents (Law 72C)")
     return tuple(out)
 
 

@@ -359,3 +359,7 @@ def test_a_comparable_call_leaves_the_arbiter_a_review_at_the_end_of_the_play_la
     old, _ = _play("duplicate", [*LEAD_AFTER_OOR, {"ruling": {"id": 2, "option": "no_restriction"}},
                                  *lines[-3:]])
     assert old.boards and old.boards[-1].notes == ()
+    barred = [*LEAD_AFTER_OOR[:5], {"ruling": {"id": 2, "option": "not_comparable"}}, *LEAD_AFTER_OOR[5:],
+              {"ruling": {"id": 3, "option": "no_restriction"}}, *lines[-3:]]
+    new, _ = _play("duplicate2017", barred)
+    assert new.boards and any("Law 72C" in note for note in new.boards[-1].notes)
