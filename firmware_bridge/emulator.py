@@ -306,7 +306,7 @@ class SeatEmulator:
         os.replace(tmp, self.path)
         self._port = _PtyPort(master)
         self._tap.reset()
-        hw = pins.build(self.machine)
+        hw = pins.build(self.machine, spread_pads=0)  # one spread antenna: put(uid, "spread") reads at once
         self.firmware = SeatFirmware(hw, self._port, Ticks(lambda: int(self._clock() * 1000)), self.config)
         self.firmware.boot()
         self.boots += 1

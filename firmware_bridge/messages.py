@@ -100,6 +100,8 @@ class Capability(IntFlag):
     DIRECTOR_BUTTON = 0x08
     LED = 0x10
     BUZZER = 0x20
+    SPREAD_PADS = 0x40
+    """The spread reader reads through a pad array (protocol minor 1); its tags are the pads' union."""
 
     def __repr__(self) -> str:
         return f"Capability({int(self):#04x})"

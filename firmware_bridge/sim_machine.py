@@ -57,6 +57,8 @@ class SimBoard:
         self._out: dict[int, int] = {}
         self._sources: dict[int, Callable[[], int | None]] = {}
         self._spi: dict[int, list[tuple[int, SpiDevice]]] = {}
+        self._listeners: dict[int, list[Callable[[int], None]]] = {}
+        self._edges: dict[int, list[Callable[[int], None]]] = {}
 
     # -- the firmware's side
 
@@ -74,6 +76,8 @@ class SimBoard:
         new = 1 if value else 0
         self._out[pin] = new
         if old != new:
+            for callback in self._edges.get(pin, ()):
+                callback(new)
             for bus in self._spi.values():
                 for cs, device in bus:
                     if cs == pin:
@@ -99,6 +103,8 @@ class SimBoard:
     def spi_exchange(self, bus: int, mosi: int) -> int:
         """Clock one byte on SPI ``bus``: the selected chips answer (MISO idles high)."""
         miso = 0xFF
+        for listener in self._listeners.get(bus, ()):
+            listener(mosi)
         for cs, device in self._spi.get(bus, ()):
             if self.driven_low(cs):
                 miso &= device.exchange(mosi)
@@ -121,6 +127,14 @@ class SimBoard:
     def attach_spi(self, bus: int, cs: int, device: SpiDevice) -> None:
         """Wire ``device`` to SPI ``bus`` with chip select on pin ``cs``."""
         self._spi.setdefault(bus, []).append((cs, device))
+
+    def attach_spi_listener(self, bus: int, listener: Callable[[int], None]) -> None:
+        """Wire a chip without chip select (a shift register) to ``bus``: it sees every MOSI byte."""
+        self._listeners.setdefault(bus, []).append(listener)
+
+    def on_edge(self, pin: int, callback: Callable[[int], None]) -> None:
+        """Call ``callback(level)`` whenever the firmware changes what it drives on ``pin``."""
+        self._edges.setdefault(pin, []).append(callback)
 
 
 class SimPin:

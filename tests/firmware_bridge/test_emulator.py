@@ -19,6 +19,7 @@ from controller.sensing.events import ButtonPressed, ContactChanged, DeviceHealt
 from drivers.seatunit import SeatUnit
 from firmware_bridge.codec import Frame, FrameDecoder
 from firmware_bridge.emulator import SeatEmulator
+from firmware_bridge.firmware.seatfw import VERSION
 from firmware_bridge.firmware.seatfw.app import Config
 from firmware_bridge.messages import Buzzer, Hello, Led, LedMode, SnapshotRequest, decode, encode_bytes
 
@@ -62,7 +63,8 @@ def unit_health(event: RawEvent) -> bool:
 def test_hello_brings_the_unit_up(table: Table) -> None:
     health = table.next(unit_health)
     assert isinstance(health, DeviceHealth) and health.up
-    assert health.detail == f"seat N unit E661000000000000 firmware 1.0.0 on {table.emulator.path}"
+    firmware = ".".join(map(str, VERSION))
+    assert health.detail == f"seat N unit E661000000000000 firmware {firmware} on {table.emulator.path}"
     assert table.unit.link.hello is not None and table.unit.link.hello.max_tags == 16
 
 

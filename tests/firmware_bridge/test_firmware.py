@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.codec import Frame, FrameDecoder, encode_frame
+from firmware_bridge.firmware.seatfw import VERSION, mfrc522, wire
 from firmware_bridge.firmware.seatfw import board as pins
-from firmware_bridge.firmware.seatfw import mfrc522, wire
-from firmware_bridge.firmware.seatfw.app import Config, SeatFirmware
+from firmware_bridge.firmware.seatfw.app import Config
 from firmware_bridge.firmware.seatfw.matrix import Button, ContactMatrix, Debouncer
 from firmware_bridge.firmware.seatfw.readers import ZoneScanner
 from firmware_bridge.firmware.seatfw.ticks import PERIOD, Ticks
@@ -31,10 +31,8 @@ from firmware_bridge.messages import (
     Hello,
     Led,
     LedMode,
-    Message,
     SnapshotRequest,
     State,
-    decode,
     encode,
     encode_bytes,
     encode_payload,
@@ -42,6 +40,7 @@ from firmware_bridge.messages import (
 from firmware_bridge.sim_machine import SimBoard, SimButton, SimContactMatrix, SimMachine, SimMFRC522
 
 from .conftest import FakeTicks
+from .rig import Rig
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware_bridge" / "firmware"
 MICROPYTHON_MODULES = {"machine", "time", "sys", "micropython", "select", "struct", "gc", "seatfw"}
@@ -111,8 +110,8 @@ def test_firmware_frames_are_the_hosts_frames() -> None:
 
 
 def test_firmware_payloads_are_the_hosts_messages() -> None:
-    hello = Hello("W", bytes(range(8)), (1, 2, 3), Capability(0x2B), 4, 2000, 500)
-    assert wire.hello_payload("W", bytes(range(8)), (1, 2, 3), 0x2B, 4, 2000, 500) == encode_payload(hello)
+    hello = Hello("W", bytes(range(8)), (1, 2, 3), Capability(0x6B), 4, 2000, 500, wire.PROTOCOL_MINOR)
+    assert wire.hello_payload("W", bytes(range(8)), (1, 2, 3), 0x6B, 4, 2000, 500) == encode_payload(hello)
     state = State(70000, tuple(s for s in SLOTS if s not in ("1C", "Alert")), (UID7,), (UID4, UID10), True, 3,
                   LedMode.BLINK, True, False)
     rows = [0xFE, 0xFF, 0xFF, 0xFF, 0x7F]
@@ -307,67 +306,13 @@ def test_zone_scanner_cycle_field_reset_then_inventory_and_misses() -> None:
 # -- the whole firmware over a fake link
 
 
-class CapturePort:
-    """The firmware's link port: the test feeds host bytes and reads what the unit sent."""
-
-    def __init__(self) -> None:
-        self.inbox = bytearray()
-        self.outbox = bytearray()
-
-    def read(self) -> bytes:
-        data = bytes(self.inbox)
-        self.inbox.clear()
-        return data
-
-    def write(self, data: bytes) -> None:
-        self.outbox += data
-
-
-class Rig:
-    """A seat unit on a simulated board, with a fake port and a fake millisecond clock."""
-
-    def __init__(self, seat_jumpers: tuple[bool, bool] = (False, True), config: Config | None = None) -> None:
-        self.board = SimBoard(bytes.fromhex("E6614103E7452D2F"))
-        self.machine = SimMachine(self.board)
-        self.chips = {"play": SimMFRC522(), "spread": SimMFRC522()}
-        self.board.attach_spi(0, pins.PLAY_CS_PIN, self.chips["play"])
-        self.board.attach_spi(0, pins.SPREAD_CS_PIN, self.chips["spread"])
-        self.matrix = SimContactMatrix(self.board, pins.ROW_PINS, pins.COL_PINS)
-        for i in range(40):
-            self.matrix.set(i // 8, i % 8, True)
-        self.button = SimButton(self.board, pins.BUTTON_PIN)
-        for pin, fitted in zip(pins.SEAT_PINS, seat_jumpers, strict=True):
-            self.board.attach_source(pin, (lambda: 0) if fitted else (lambda: None))
-        self.ms = FakeTicks(1000)
-        self.port = CapturePort()
-        self.firmware = SeatFirmware(pins.build(self.machine), self.port, Ticks(self.ms), config)
-        self._decoder = FrameDecoder()
-
-    def run(self, ms: int) -> None:
-        for _ in range(ms):
-            self.firmware.poll()
-            self.ms.ms += 1
-
-    def sent(self) -> list[Message]:
-        items = self._decoder.feed(bytes(self.port.outbox))
-        self.port.outbox.clear()
-        assert all(isinstance(item, Frame) for item in items)
-        return [decode(item) for item in items if isinstance(item, Frame)]
-
-    def host(self, message: Message, seq: int = 0) -> None:
-        self.port.inbox += encode_bytes(message, seq)
-
-    def slot(self, name: str, present: bool) -> None:
-        index = SLOTS.index(name)
-        self.matrix.set(index // 8, index % 8, present)
-
-
 def test_boot_sends_hello_state_heartbeat_with_seat_from_the_jumpers() -> None:
     rig = Rig(seat_jumpers=(False, True))
     rig.firmware.boot()
     assert rig.port.outbox[:2] == b"\x00\x00"
     hello, state, heartbeat = rig.sent()
-    assert hello == Hello("S", bytes.fromhex("E6614103E7452D2F"), (1, 0, 0), Capability(0x3F), 16, 2000, 500)
+    assert hello == Hello("S", bytes.fromhex("E6614103E7452D2F"), VERSION, Capability(0x3F), 16, 2000, 500,
+                          wire.PROTOCOL_MINOR)
     assert isinstance(state, State) and state.slots == SLOTS and state.play == () and state.play_ok
     assert isinstance(heartbeat, Heartbeat)
 

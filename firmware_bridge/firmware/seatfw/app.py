@@ -9,6 +9,7 @@ every ``heartbeat_period_ms``, ACK for each host command.
 
 from . import VERSION, wire
 from .matrix import Button, Debouncer
+from .pads import PadScanner
 from .readers import ZoneScanner
 
 TYPE_CHECKING = False  # type checkers take it as True; MicroPython has no typing module
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from .hal import Pin, Port
     from .matrix import ContactMatrix
     from .mfrc522 import MFRC522
+    from .pads import PadSelect
     from .ticks import Ticks
 
 MATRIX_ROWS = 5
@@ -24,12 +26,17 @@ _FAR = 1 << 20
 
 
 class Config:
-    """Timing of the firmware (milliseconds) and reading limits."""
+    """Timing of the firmware (milliseconds) and reading limits.
+
+    ``pad_slot_us`` and ``pad_switch_ms`` time the spread zone's pad array (a unit whose
+    ``board.build`` found a pad board): one pad's slot (switch, settle, inventory) and the
+    time from latching a pad to switching the field back on. 16 slots of 12.5 ms: 200 ms.
+    """
 
     def __init__(self, state_period_ms: int = 2000, heartbeat_period_ms: int = 500, scan_period_ms: int = 5,
                  debounce_scans: int = 3, reader_period_ms: int = 100, field_off_ms: int = 6,
                  field_settle_ms: int = 5, max_tags: int = 16, miss_cycles: int = 2,
-                 max_buzz_ms: int = 10000) -> None:
+                 max_buzz_ms: int = 10000, pad_slot_us: int = 12500, pad_switch_ms: int = 1) -> None:
         self.state_period_ms = state_period_ms
         self.heartbeat_period_ms = heartbeat_period_ms
         self.scan_period_ms = scan_period_ms
@@ -40,14 +47,20 @@ class Config:
         self.max_tags = max_tags
         self.miss_cycles = miss_cycles
         self.max_buzz_ms = max_buzz_ms
+        self.pad_slot_us = pad_slot_us
+        self.pad_switch_ms = pad_switch_ms
 
 
 class SeatHardware:
-    """The parts of one seat unit (None for a part not fitted), as ``board.build`` makes them."""
+    """The parts of one seat unit (None for a part not fitted), as ``board.build`` makes them.
+
+    ``pads`` is the spread zone's pad board (its pad select); None: the spread reader
+    reads through its own single antenna.
+    """
 
     def __init__(self, seat: str, unit_id: bytes, matrix: "ContactMatrix | None", button: "Pin | None",
                  led: "Pin | None", buzzer: "Pin | None", play: "MFRC522 | None",
-                 spread: "MFRC522 | None") -> None:
+                 spread: "MFRC522 | None", pads: "PadSelect | None" = None) -> None:
         self.seat = seat
         self.unit_id = unit_id
         self.matrix = matrix
@@ -56,6 +69,16 @@ class SeatHardware:
         self.buzzer = buzzer
         self.play = play
         self.spread = spread
+        self.pads = pads
+
+
+def _spread_scanner(hw: SeatHardware, ticks: "Ticks", cfg: Config) -> "ZoneScanner | PadScanner":
+    """The spread zone's reading: pad by pad on a pad board, else through the reader's one antenna."""
+    if hw.pads is not None and hw.spread is not None:
+        return PadScanner(hw.spread, hw.pads, ticks, cfg.pad_slot_us, cfg.reader_period_ms // 2,
+                          cfg.pad_switch_ms, cfg.field_settle_ms, cfg.max_tags, cfg.miss_cycles)
+    return ZoneScanner(hw.spread, ticks, cfg.reader_period_ms, cfg.reader_period_ms // 2, cfg.field_off_ms,
+                       cfg.field_settle_ms, cfg.max_tags, cfg.miss_cycles)
 
 
 class SeatFirmware:
@@ -72,12 +95,9 @@ class SeatFirmware:
         self.rx = wire.FrameReader()
         self.contacts = Debouncer(MATRIX_ROWS, cfg.debounce_scans)
         self.button = Button(hw.button, cfg.debounce_scans) if hw.button is not None else None
-        self.zones = (
-            ZoneScanner(hw.play, ticks, cfg.reader_period_ms, 0, cfg.field_off_ms, cfg.field_settle_ms,
-                        cfg.max_tags, cfg.miss_cycles),
-            ZoneScanner(hw.spread, ticks, cfg.reader_period_ms, cfg.reader_period_ms // 2, cfg.field_off_ms,
-                        cfg.field_settle_ms, cfg.max_tags, cfg.miss_cycles),
-        )
+        play = ZoneScanner(hw.play, ticks, cfg.reader_period_ms, 0, cfg.field_off_ms, cfg.field_settle_ms,
+                           cfg.max_tags, cfg.miss_cycles)
+        self.zones = (play, _spread_scanner(hw, ticks, cfg))
         self.led_mode = wire.LED_OFF
         self.blink_ms = 500
         self.buzzing = False
@@ -102,6 +122,8 @@ class SeatFirmware:
             caps |= wire.CAP_PLAY_READER
         if hw.spread is not None:
             caps |= wire.CAP_SPREAD_READER
+            if hw.pads is not None:
+                caps |= wire.CAP_SPREAD_PADS
         if hw.matrix is not None:
             caps |= wire.CAP_BIDDING_BOX
         if hw.button is not None:

@@ -8,12 +8,18 @@ GPIO numbers (``firmware/README.md`` has the full pin table and the matrix drawi
   LED GP15 (through a resistor to ground);
 - SPI0: MISO GP16, SCK GP18, MOSI GP19; play-zone MFRC522 CS GP17, RST GP20;
   spread-zone MFRC522 CS GP21, RST GP22;
-- seat jumpers GP26 and GP27 (to ground when fitted): none N, GP26 E, GP27 S, both W.
+- seat jumpers GP26 and GP27 (to ground when fitted): none N, GP26 E, GP27 S, both W;
+- the spread zone's pad board (hardware/spread-zone.md): its MFRC522 on the spread-zone
+  CS and RST, its two 74HC595 on MOSI and SCK, latched by GP28.
+
+``SPREAD_PADS`` says whether the unit has a pad board: 16 (its pads, read one at a time)
+or 0 for a unit without one, whose spread reader is a module read through its own antenna.
 """
 
 from .app import SeatHardware
 from .matrix import ContactMatrix
 from .mfrc522 import MFRC522
+from .pads import PadSelect
 
 TYPE_CHECKING = False  # type checkers take it as True; MicroPython has no typing module
 
@@ -35,6 +41,9 @@ PLAY_RST_PIN = 20
 SPREAD_CS_PIN = 21
 SPREAD_RST_PIN = 22
 SEAT_PINS = (26, 27)
+PAD_LATCH_PIN = 28
+SPREAD_PADS = 16
+"""Pads of the spread zone's pad board; set 0 before copying to a unit without a pad board."""
 SEATS = "NESW"
 
 
@@ -49,8 +58,12 @@ def read_seat(machine: "Machine") -> str:
 
 
 def build(machine: "Machine", settle: "DelayUs | None" = None, play: bool = True, spread: bool = True,
-          bidding_box: bool = True) -> SeatHardware:
-    """The seat unit's parts on the reference pins, through ``machine`` (real or simulated)."""
+          bidding_box: bool = True, spread_pads: int = SPREAD_PADS) -> SeatHardware:
+    """The seat unit's parts on the reference pins, through ``machine`` (real or simulated).
+
+    ``spread_pads`` > 0: the spread reader sits on a pad board of that many pads, selected
+    through the shift registers latched by ``PAD_LATCH_PIN``.
+    """
     pin = machine.Pin
     matrix = None
     if bidding_box:
@@ -63,9 +76,12 @@ def build(machine: "Machine", settle: "DelayUs | None" = None, play: bool = True
     if play:
         play_reader = MFRC522(spi, pin(PLAY_CS_PIN, pin.OUT, value=1), pin(PLAY_RST_PIN, pin.OUT, value=1))
     spread_reader = None
+    pads = None
     if spread:
         spread_reader = MFRC522(spi, pin(SPREAD_CS_PIN, pin.OUT, value=1),
                                 pin(SPREAD_RST_PIN, pin.OUT, value=1))
+        if spread_pads > 0:
+            pads = PadSelect(spi, pin(PAD_LATCH_PIN, pin.OUT, value=0), spread_pads)
     return SeatHardware(
         seat=read_seat(machine),
         unit_id=bytes(machine.unique_id()),
@@ -75,4 +91,5 @@ def build(machine: "Machine", settle: "DelayUs | None" = None, play: bool = True
         buzzer=pin(BUZZER_PIN, pin.OUT, value=0),
         play=play_reader,
         spread=spread_reader,
+        pads=pads,
     )
