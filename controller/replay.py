@@ -85,7 +85,7 @@ def outcome_json(outcome: BoardOutcome, state: TableState) -> dict[str, Any]:
         entry["alerts"] = list(b.alerts)
     if b.call_times or b.play_times:
         entry["timing"] = {"calls": list(b.call_times), "play": list(b.play_times)}
-    if outcome.entries and state.code.name != "duplicate":
+    if outcome.entries and not state.code.rules.duplicated_boards:  # a rubber's or Chicago's sheet
         entry["sheet"] = [{"side": str(e.side), "points": e.points,
                            "below": e.below, "label": e.label} for e in outcome.entries]
     return entry
@@ -205,7 +205,7 @@ class RecordReplay:
     """One table session replaying records one at a time, so a caller can stream the entries:
     memory holds one board and the session's totals, whatever the number of records.
 
-    With ``fast`` (the default) and the ``duplicate`` code, a regular board goes through the
+    With ``fast`` (the default) and a duplicate code (2008 or 2017), a regular board goes through the
     fast path (``controller.kernel``: the same legality rules on small ints, the same scoring);
     any other board, and every board under another code, through the full table. Both give
     the same entry (a differential test over the corpus checks it).
@@ -213,7 +213,8 @@ class RecordReplay:
 
     def __init__(self, code: str = "duplicate", fast: bool = True) -> None:
         self._state = TableState.new(code, {"timing": False})  # a record's times are made up: no tempo
-        self.fast = fast and code == "duplicate"
+        # the fast path knows boards scored each on its own (duplicate, 2008 and 2017 codes)
+        self.fast = fast and self._state.code.rules.duplicated_boards
         self.regular = 0  # boards the fast path replayed
         self._sheet: Sheet | None = None  # the sheet, while the fast path keeps it
 

@@ -217,6 +217,7 @@ def _sheet(state: TableState) -> Json:
     sheet: Sheet = state.sheet
     out: Json = {
         "code": state.code.name, "total_ns": sheet.total_ns, "deals": sheet.deals,
+        "duplicated_boards": state.code.rules.duplicated_boards,
         "totals": {"NS": sheet.total(Side.NS), "EW": sheet.total(Side.EW)},
         "entries": [{"deal": e.deal, "side": str(e.side), "points": e.points, "below": e.below,
                      "label": e.label} for e in sheet.entries],

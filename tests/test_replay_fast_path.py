@@ -43,15 +43,16 @@ def _json(report: dict[str, Any]) -> Any:
     return json.loads(json.dumps(report))
 
 
-def test_fast_path_and_full_table_report_the_whole_corpus_identically(corpus: Path) -> None:
+@pytest.mark.parametrize("code", ["duplicate", "duplicate2017"])
+def test_fast_path_and_full_table_report_the_whole_corpus_identically(corpus: Path, code: str) -> None:
     regular = total = 0
     for name, records in _records(corpus):
-        full = _json(replay_records(records, fast=False).report)
-        fast = _json(replay_records(records, fast=True).report)
+        full = _json(replay_records(records, code=code, fast=False).report)
+        fast = _json(replay_records(records, code=code, fast=True).report)
         assert fast["session"] == full["session"], name
         for a, b in zip(full["boards"], fast["boards"], strict=True):
             assert b == a, a.get("source")
-        replay = RecordReplay()
+        replay = RecordReplay(code)
         for rec in records:
             replay.entry(rec)
         regular += replay.regular

@@ -36,8 +36,8 @@ def board_record(outcome: BoardOutcome, state: TableState) -> BoardRecord:
     irregularities = [i for i in map(state.irregularity, b.irregularity_ids) if i is not None]
     settings = dict(state.settings)
     tags: list[tuple[str, str]] = [(name, str(settings.get(name.lower(), "?"))) for name in _EVENT_TAGS]
-    tags.append(("Scoring", {"duplicate": "MP", "rubber": "Rubber", "chicago": "Chicago"}.get(
-        state.code.name, state.code.name)))
+    tags.append(("Scoring", "MP" if state.code.rules.duplicated_boards else
+                 {"rubber": "Rubber", "chicago": "Chicago"}.get(state.code.name, state.code.name)))
     contract = b.contract
     if contract is not None:
         tags += [("Declarer", str(contract.declarer)), ("Contract", contract.text)]

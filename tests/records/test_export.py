@@ -53,3 +53,14 @@ def test_a_revoke_and_its_transfer_are_in_the_pbn_and_lin_commentary_law_64(tmp_
     back = pbn.loads(text)
     assert back[0].calls is not None and [str(c) for c in back[0].calls] == ["1NT", "Pass", "Pass", "Pass"]
     assert lin.loads((tmp_path / "out.lin").read_text(encoding="utf-8"))[0].commentary
+
+
+def test_both_duplicate_codes_export_matchpoint_scoring() -> None:
+    """A board of the 2017 code is a duplicate board as under the 2008 code (Law 78 unchanged):
+    its PBN ``Scoring`` says MP."""
+    for code in ("duplicate", "duplicate2017"):
+        lines = [{"t": 0, "session": {"code": code}}, *_board(("N", "1NT"), ("E", "Pass"), ("S", "Pass"),
+                                                             ("W", "Pass"))]
+        state = _state(lines)
+        assert state.code.name == code
+        assert '[Scoring "MP"]' in pbn.dumps(records_of(state))

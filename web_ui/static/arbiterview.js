@@ -278,7 +278,7 @@ function sheetNodes(score) {
   for (const e of score.entries) sheet.append(el("tr", {}, el("td", {}, e.deal), el("td", {}, e.side), el("td", {}, e.points), el("td", {}, e.below ? "below" : "above"), el("td", {}, e.label)));
   const boards = el("table", { class: "sheet" }, el("tr", {}, ["board", "contract", "result", "NS"].map((h) => el("th", {}, h))));
   for (const b of score.boards) boards.append(el("tr", {}, el("td", {}, b.number ?? b.index), el("td", {}, contractNode(b.contract, b.declarer)), el("td", {}, b.result || plain(b.status)), el("td", {}, b.score_ns ?? "")));
-  return score.code === "duplicate" ? [boards] : [sheet, boards];
+  return score.duplicated_boards ? [boards] : [sheet, boards];  // duplicate: each board alone
 }
 
 function boardInfoNodes(view) {
