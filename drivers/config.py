@@ -7,7 +7,7 @@ listens. Example (every key but ``table.name`` is optional)::
 
     [table]
     name = "Table 3"
-    code = "duplicate2017"             # duplicate2017 (2017 Laws) | duplicate (2008) | rubber | chicago | bridge1905
+    code = "duplicate2017"             # the default (2017 Laws) | duplicate (2008) | rubber | chicago | bridge1905
     deck = "decks/club.json"           # relative to this file
     board_reader = "nfc:usb:072f:2200"
     boards = "boards.toml"             # board tag UID -> board number (tablectl run --boards)
@@ -100,6 +100,10 @@ __all__ = [
 
 SEATS = ("N", "E", "S", "W")
 CODES = ("duplicate", "duplicate2017", "rubber", "chicago", "bridge1905")
+DEFAULT_CODE = "duplicate2017"
+"""A table config that names no code plays the 2017 Laws of Duplicate Bridge, the code clubs
+play today; ``duplicate`` (the 2008 code) must be named. (``tablectl replay`` of a log or a
+record without a session line still assumes ``duplicate``: the contract of its report.)"""
 SCHEMES = ("nfc", "gpio", "sim", "serial")
 BIDDING_BOX_SLOTS: tuple[str, ...] = (
     *(f"{level}{strain}" for level in range(1, 8) for strain in ("C", "D", "H", "S", "NT")),
@@ -245,7 +249,7 @@ class TableConfig:
 
     path: Path
     name: str
-    code: str = "duplicate"
+    code: str = DEFAULT_CODE
     seats: tuple[SeatDevices, ...] = ()
     board_reader: str | None = None
     gpio_url: str | None = None
@@ -404,7 +408,7 @@ def loads(text: str, path: str | Path = "<string>") -> TableConfig:
     name = table.string("name")
     if name is None:
         raise ConfigError(f"'table.name' is missing in {source}")
-    code = table.string("code", "duplicate") or "duplicate"
+    code = table.string("code", DEFAULT_CODE) or DEFAULT_CODE
     if code not in CODES:
         raise table.fail("code", f"must be one of {', '.join(CODES)}, not {code!r}")
     public_records = table.string("public_records")
