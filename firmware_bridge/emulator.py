@@ -7,6 +7,11 @@ stable symbolic link to the current pty, like ``/dev/serial/by-id/...`` for a re
 ``unplug`` removes it and closes the pty, ``replug`` makes a new pty, points the link at
 it and boots the firmware afresh (a USB-powered unit reboots when replugged).
 
+``spread_pads=16`` fits the spread zone's pad board (``sim_pads.SimPadBoard``): the
+firmware then walks its pads, and ``put(uid, "spread")`` lays the card on a pad (the next
+pad with room for two cards, or the one named by ``pad=``). Without it the spread reader
+has one antenna and reads every card put on it.
+
 Verbs for physical acts (STYLE.md "Drivers"): ``put(uid, zone)``, ``remove(uid, zone)``,
 ``pull(slot)``, ``put_back(slot)``, ``press()``, ``fail(zone)``, ``recover(zone)``,
 ``unplug()``, ``replug()``, ``inject_garbage(bytes)``. The bidding box starts tidy: every
@@ -45,6 +50,7 @@ from firmware_bridge.firmware.seatfw.app import Config, SeatFirmware
 from firmware_bridge.firmware.seatfw.ticks import Ticks
 from firmware_bridge.messages import SEATS, SLOT_INDEX, ZONES, HostCommand, LedMode
 from firmware_bridge.sim_machine import SimBoard, SimButton, SimContactMatrix, SimMachine, SimMFRC522
+from firmware_bridge.sim_pads import SimPadBoard
 
 __all__ = ["SeatEmulator", "main", "sync_all"]
 
@@ -84,7 +90,7 @@ class SeatEmulator:
 
     def __init__(self, seat: str = "N", *, link_dir: str | None = None,
                  clock: Callable[[], float] = time.monotonic, config: Config | None = None,
-                 diodes: bool = True, unit_id: bytes | None = None) -> None:
+                 diodes: bool = True, unit_id: bytes | None = None, spread_pads: int = 0) -> None:
         if seat not in SEATS:
             raise ValueError(f"seat {seat!r} is not one of N, E, S, W")
         self.seat = seat
@@ -99,6 +105,9 @@ class SeatEmulator:
         self.readers = {zone: SimMFRC522() for zone in ZONES}
         self.board.attach_spi(pins.SPI_ID, pins.PLAY_CS_PIN, self.readers["play"])
         self.board.attach_spi(pins.SPI_ID, pins.SPREAD_CS_PIN, self.readers["spread"])
+        self.spread_pads = spread_pads
+        self.pads = (SimPadBoard(self.board, pins.SPI_ID, pins.PAD_LATCH_PIN, self.readers["spread"], spread_pads)
+                     if spread_pads > 0 else None)
         self.matrix = SimContactMatrix(self.board, pins.ROW_PINS, pins.COL_PINS, diodes)
         for index in range(len(messages.SLOTS)):
             self.matrix.set(index // 8, index % 8, True)
@@ -163,17 +172,37 @@ class SeatEmulator:
 
     # -- physical acts
 
-    def put(self, uid: str | bytes, zone: str = "play") -> None:
-        """Put the card with tag ``uid`` (hex or bytes) on the ``zone`` reader (``play``/``spread``)."""
+    def put(self, uid: str | bytes, zone: str = "play", pad: int | None = None) -> None:
+        """Put the card with tag ``uid`` (hex or bytes) on the ``zone`` reader (``play``/``spread``).
+
+        With a pad board, a spread card goes on ``pad``, or on the next pad with room for two.
+        """
+        tag = _uid_bytes(uid)
         with self._lock:
-            self._reader(zone).put(_uid_bytes(uid))
+            reader = self._reader(zone)
+            if zone == "spread" and self.pads is not None:
+                if pad is not None or all(t.uid != tag for p in self.pads.pads for t in p):
+                    self.pads.put(tag, pad if pad is not None else self._free_pad())
+            else:
+                reader.put(tag)
         self._wake()
 
     def remove(self, uid: str | bytes, zone: str = "play") -> None:
-        """Take the card with tag ``uid`` off the ``zone`` reader."""
+        """Take the card with tag ``uid`` off the ``zone`` reader (off every pad of a pad board)."""
         with self._lock:
-            self._reader(zone).remove(_uid_bytes(uid))
+            reader = self._reader(zone)
+            if zone == "spread" and self.pads is not None:
+                self.pads.remove(_uid_bytes(uid))
+            else:
+                reader.remove(_uid_bytes(uid))
         self._wake()
+
+    def _free_pad(self) -> int:
+        assert self.pads is not None
+        for k, tags in enumerate(self.pads.pads):
+            if len(tags) < 2:
+                return k
+        return self.pads.count - 1
 
     def pull(self, slot: str) -> None:
         """Pull the bidding card of ``slot`` (``"1NT"``, ``"Pass"``, ``"Stop"``...) out of the box."""
@@ -306,7 +335,7 @@ class SeatEmulator:
         os.replace(tmp, self.path)
         self._port = _PtyPort(master)
         self._tap.reset()
-        hw = pins.build(self.machine, spread_pads=0)  # one spread antenna: put(uid, "spread") reads at once
+        hw = pins.build(self.machine, spread_pads=self.spread_pads)
         self.firmware = SeatFirmware(hw, self._port, Ticks(lambda: int(self._clock() * 1000)), self.config)
         self.firmware.boot()
         self.boots += 1
@@ -385,7 +414,7 @@ def sync_all(emulators: list[SeatEmulator] | tuple[SeatEmulator, ...], timeout: 
 
 
 _HELP = """verbs:
-  put UID [play|spread]      a card's tag onto a reader
+  put UID [play|spread [PAD]]  a card's tag onto a reader (with --pads: onto pad PAD 0-15)
   remove UID [play|spread]   a card's tag off a reader
   pull SLOT                  a bidding card out of its slot (1C..7NT Pass X XX Stop Alert)
   back SLOT                  a bidding card back in its slot
@@ -403,8 +432,10 @@ def _command(emulator: SeatEmulator, line: str) -> str | None:
         return ""
     verb, args = words[0].lower(), words[1:]
     try:
-        if verb in ("put", "remove") and args:
-            getattr(emulator, verb)(args[0], args[1] if len(args) > 1 else "play")
+        if verb == "put" and args:
+            emulator.put(args[0], args[1] if len(args) > 1 else "play", int(args[2]) if len(args) > 2 else None)
+        elif verb == "remove" and args:
+            emulator.remove(args[0], args[1] if len(args) > 1 else "play")
         elif verb == "pull" and args:
             emulator.pull(args[0])
         elif verb in ("back", "put_back") and args:
@@ -438,8 +469,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seat", default="N", choices=SEATS)
     parser.add_argument("--link-dir", help="directory for the stable link to the pty (default: a new one)")
     parser.add_argument("--no-diodes", action="store_true", help="a bidding-box matrix built without diodes")
+    parser.add_argument("--pads", action="store_true",
+                        help="a spread-zone pad board of 16 pads (hardware/spread-zone.md) instead of one antenna")
     args = parser.parse_args(argv)
-    with SeatEmulator(args.seat, link_dir=args.link_dir, diodes=not args.no_diodes) as emulator:
+    with SeatEmulator(args.seat, link_dir=args.link_dir, diodes=not args.no_diodes,
+                      spread_pads=16 if args.pads else 0) as emulator:
         print(emulator.path, flush=True)
         print(f"seat {args.seat} unit on {emulator.tty}; open serial://{emulator.path}?seat={args.seat}; "
               "type 'help' for verbs", file=sys.stderr, flush=True)

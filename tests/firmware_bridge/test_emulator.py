@@ -21,7 +21,7 @@ from firmware_bridge.codec import Frame, FrameDecoder
 from firmware_bridge.emulator import SeatEmulator
 from firmware_bridge.firmware.seatfw import VERSION
 from firmware_bridge.firmware.seatfw.app import Config
-from firmware_bridge.messages import Buzzer, Hello, Led, LedMode, SnapshotRequest, decode, encode_bytes
+from firmware_bridge.messages import Buzzer, Capability, Hello, Led, LedMode, SnapshotRequest, decode, encode_bytes
 
 UID = "04A1B2C3D4E5F6"
 TIMEOUT = 5.0
@@ -30,9 +30,9 @@ TIMEOUT = 5.0
 class Table:
     """An emulated seat unit and the seat-unit backend reading it through the pty."""
 
-    def __init__(self, seat: str = "N") -> None:
+    def __init__(self, seat: str = "N", spread_pads: int = 0) -> None:
         self.emulator = SeatEmulator(seat, config=Config(reader_period_ms=40, heartbeat_period_ms=200,
-                                                         state_period_ms=1000)).start()
+                                                         state_period_ms=1000), spread_pads=spread_pads).start()
         self.events: queue.Queue[RawEvent] = queue.Queue()
         self.unit = SeatUnit(self.emulator.path, seat, backoff=(0.02, 0.1))
         self.unit.start(self.events.put)
@@ -97,6 +97,32 @@ def test_two_tags_on_the_spread_reader_are_both_seen(table: Table) -> None:
         assert isinstance(event, TagSeen) and event.reader == "N.spread"
         uids.add(event.uid)
     assert uids == {UID, "04A1B2C3D4E5F7"}
+
+
+def test_dummys_thirteen_cards_on_the_pad_board_reach_the_unchanged_host_as_spread_tags() -> None:
+    """hardware/spread-zone.md: a unit with a pad board reads the spread zone pad by pad and
+    reports the union; the host's seat-unit backend (drivers/seatunit.py) sees N.spread as
+    from one reader, and a card lifted off its pad goes after two read cycles."""
+    table = Table(spread_pads=16)
+    try:
+        table.next(unit_health)
+        hello = table.unit.link.hello
+        assert hello is not None and Capability.SPREAD_PADS in hello.capabilities
+        cards = [f"04A1B2C3D4E5{k:02X}" for k in range(13)]
+        for uid in cards:
+            table.emulator.put(uid, "spread")
+        seen: set[str] = set()
+        while len(seen) < 13:
+            event = table.next(lambda e: isinstance(e, TagSeen))
+            assert isinstance(event, TagSeen) and event.reader == "N.spread"
+            seen.add(event.uid)
+        assert seen == set(cards)
+        assert table.emulator.pads is not None and len(table.emulator.pads.pads[6]) == 1  # 2 a pad, in order
+        table.emulator.remove(cards[4], "spread")
+        gone = table.next(lambda e: isinstance(e, TagGone))
+        assert isinstance(gone, TagGone) and gone.reader == "N.spread" and gone.uid == cards[4]
+    finally:
+        table.close()
 
 
 def test_led_and_buzzer_commands_reach_the_unit(table: Table) -> None:
