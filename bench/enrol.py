@@ -4,7 +4,7 @@ Run with ``.venv/bin/python bench/enrol.py [--decks N] [--handling SECONDS] [--d
 Prints the figures and asserts nothing (hardware/decks.md: a volunteer enrols a club's 24-36
 decks, one per board, in an evening).
 
-What runs: ``tablectl.hardware.enrol`` itself, in this process, once per deck (``board1``,
+What runs: ``tablectl.enrol.enrol`` itself, in this process, once per deck (``board1``,
 ``board2``...), all into one deck file as a club keeps it, with the simulated table
 (``drivers.sim.SimTable``, ``mode=thread``: its events reach ``enrol`` through a delivery
 thread, as a reader's do) as the reader. A simulated volunteer reads the prompts: at each
@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from drivers.base import Clock
 from drivers.sim import SimTable, default_deck
-from tablectl.hardware import enrol
+from tablectl.enrol import enrol
 
 ZONE = "N.play"
 
