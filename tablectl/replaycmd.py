@@ -112,19 +112,13 @@ def replay_event_log(path: Path) -> ReplayReport:
 
 
 def _engine_of(meta: dict[str, Any], path: Path, errors: list[str]) -> Engine:
-    """The engine at power-on of the session in ``meta`` (as ``TableRuntime`` makes it, without a config)."""
-    from controller.engine import Engine
+    """The engine at power-on of the session in ``meta``, as the running table makes it
+    (``tablectl.poweron.engine_of``), with no config behind it."""
     from controller.sensing.deck import DeckRegistry
     from controller.sensing.translate import Settings
+    from tablectl.poweron import engine_of
 
-    decks, settings, deck = DeckRegistry(), Settings(), None
-    try:
-        decks = DeckRegistry.from_mapping(meta["decks"]) if "decks" in meta else decks
-        settings = Settings(**meta["sensing"]) if "sensing" in meta else settings
-        deck = meta.get("deck", deck)
-    except (TypeError, ValueError) as exc:
-        errors.append(f"{path}: the stored decks or sensing settings are unusable ({exc}): defaults used")
-    return Engine.new(decks, settings, deck if isinstance(deck, str) else None)
+    return engine_of(meta, DeckRegistry(), Settings(), None, str(path), errors)
 
 
 def replay_file(path: Path) -> ReplayReport:

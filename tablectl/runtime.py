@@ -21,15 +21,16 @@ taken now.
 Boards. The board reader's tag (a ``board`` notice) is looked up in ``TableSetup.boards``
 (tag UID -> board number); the deal, dealer and vulnerability come from the hand record
 (``TableSetup.hand_record``, from a PBN or LIN file), else hands are learned as cards
-appear. The resulting ``BoardStart`` is logged as an input of its own (source ``board``),
-so that the rebuild never depends on the config of the day. A tag of the board in play is
+appear (``tablectl.boardsetup`` decides and reads both files). The resulting
+``BoardStart`` is logged as an input of its own (source ``board``), so that the rebuild never
+depends on the config of the day. A tag of the board in play is
 ignored, and so is the tag of a board already finished at this table (with a notice: a board
 is played once at a table); an unknown tag is left to the arbiter, who can also submit a
 ``BoardStart`` (its deal is filled in from the hand record when it names none).
 
 Indicators. The LED of each seat concerned (the offender of an irregularity awaiting the
 arbiter, the seat that called him) is lit while that lasts, and the seat's buzzer sounds
-when the irregularity is raised (``Indicator``, when the table has any).
+when the irregularity is raised (``Indicator``, when the table has any; ``tablectl.indicators``).
 """
 
 from __future__ import annotations
@@ -43,30 +44,31 @@ import os
 import queue
 import threading
 import time
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from controller import actions as a
-from controller.engine import RAW_TYPES, Engine, Outcome, Rebuilt, rebuild, session_start
+from controller.engine import RAW_TYPES, Engine, Outcome
 from controller.records import lin, pbn, tablelog
-from controller.records.eventlog import FORMAT, BadRow, Row, input_row
+from controller.records.eventlog import Row, input_row
 from controller.records.export import records_of
 from controller.room.messages import room_rows
 from controller.seats import Seat
-from controller.sensing import deck as deck_json
 from controller.sensing.deck import DeckRegistry
 from controller.sensing.events import DeviceHealth, RawEvent
 from controller.sensing.translate import Notice, NoticeKind, Sensing, Settings
-from controller.table import Phase, Step, TableState
+from controller.table import Step
 from drivers.base import EventSource, Indicator
+from tablectl.boardsetup import board_of_tag, with_hand_record
 from tablectl.highwater import Loss
+from tablectl.indicators import indicate, set_lights
+from tablectl.poweron import power_on
 from tablectl.store import EventStore, StoreError
 from web_ui.service import RecordFormat, Snapshot, Submitted
 
-__all__ = ["TableRuntime", "TableSetup", "load_board_tags", "load_hand_record"]
+__all__ = ["TableRuntime", "TableSetup"]
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +177,9 @@ class TableRuntime:
         self._room_results: dict[str, Any] | None = None
         """What the room's console last published for this table's players (kept in memory: the
         broker keeps it retained, and gives it again when the link reconnects)."""
-        self.rebuilt = self._open()
+        opened = power_on(self.store, self.setup)
+        self.rebuilt, self.loss = opened.rebuilt, opened.loss
+        self._pinned.extend(opened.pinned)
         self._engine = self.rebuilt.engine
         self._health.update(self.rebuilt.health)
         self._notices.extend(self.rebuilt.notices)
@@ -190,76 +194,6 @@ class TableRuntime:
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "pid": os.getpid(), "resumed_at": self._t0,
             "inputs": self.rebuilt.inputs, "bad_rows": len(self.rebuilt.bad),
             "mismatches": len(self.rebuilt.mismatches)}))
-
-    # -- opening and the rebuild ---------------------------------------------------------------
-
-    def _open(self) -> Rebuilt:
-        meta = self.store.meta()
-        s = self.setup
-        if "session" not in meta:
-            if self.store.row_count:
-                log.error("table log %s has rows but no session settings: using the table's config",
-                          self.store.path)
-            meta = {
-                "format": FORMAT, "table": s.name, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                "session": {"code": s.code, **dict(s.settings)},
-                "decks": s.decks.to_mapping(), "deck": s.deck,
-                "sensing": dataclasses.asdict(s.sensing),
-            }
-            self.store.set_meta(meta)
-        engine = self._engine_of(meta)
-        rows = list(self.store.read())
-        self._damage(rows)
-        if not any(isinstance(r, Row) and r.is_input for r in rows):
-            start = session_start(meta["session"])
-            self.store.append([engine.act(start, "session").rows(input_row(start, 0.0, "session"))])
-            rows = list(self.store.read())
-        rebuilt = rebuild(rows, engine)
-        damaged = {r.seq for r in rows if isinstance(r, BadRow)}  # the store has logged these
-        for bad in rebuilt.bad:
-            if bad.seq not in damaged:
-                log.error("table log %s: %s", self.store.path, bad.error)
-        if rebuilt.bad:
-            log.error("table log %s: %d damaged row(s) skipped", self.store.path, len(rebuilt.bad))
-        for m in rebuilt.mismatches[:20]:
-            log.warning("table log %s: re-deriving %s", self.store.path, m)
-        if rebuilt.inputs:
-            board = rebuilt.engine.table.board
-            where = "no board yet" if board is None else f"board {board.number} ({board.phase.value})"
-            log.info("table rebuilt from %d inputs of %s: %s, table time %.1f s", rebuilt.inputs,
-                     self.store.path, where, rebuilt.last_t)
-        return rebuilt
-
-    def _damage(self, rows: list[Row | BadRow]) -> None:
-        """Check the log against its high-water mark (``EventStore.check``: a loss is logged and
-        written as an ``alert`` row for the room) and pin a notice for the arbiter of every loss
-        the log records, this one and those of earlier starts."""
-        self.loss = self.store.check(rows)
-        if self.store.mark_problem is not None:
-            self._pinned.append(Notice(NoticeKind.LOG_DAMAGED, None, None, None,
-                                       f"the table's high-water mark is damaged ({self.store.mark_problem}): "
-                                       "whether the log lost acknowledged inputs cannot be told this time", 0.0))
-        found = [r for r in rows if isinstance(r, Row) and r.kind == "alert" and r.body.get("alert") == "log_damaged"]
-        if self.loss is not None:
-            found.append(Row("alert", max((r.t for r in rows if isinstance(r, Row)), default=0.0),
-                             {"what": self.loss.what}))
-        for row in found:
-            self._pinned.append(Notice(NoticeKind.LOG_DAMAGED, None, None, None, str(row.body.get("what", "")), row.t))
-
-    def _engine_of(self, meta: Mapping[str, Any]) -> Engine:
-        s = self.setup
-        decks, settings, deck = s.decks, s.sensing, s.deck
-        try:
-            decks = DeckRegistry.from_mapping(meta["decks"]) if "decks" in meta else decks
-            settings = Settings(**meta["sensing"]) if "sensing" in meta else settings
-            deck = meta.get("deck", deck)
-        except (TypeError, ValueError) as exc:
-            log.error("table log %s: stored decks or sensing settings unusable (%s): using the config's",
-                      self.store.path, exc)
-        if decks != s.decks:
-            log.warning("the enrolled decks differ from those this session started with: the session's "
-                        "are used (start a new session to use the new ones)")
-        return Engine.new(decks, settings, deck)
 
     # -- the clock -----------------------------------------------------------------------------
 
@@ -291,7 +225,8 @@ class TableRuntime:
         if thread is not None:
             self._queue.put(_STOP)
             thread.join(timeout=30)
-        self._set_leds(frozenset())
+        if self.indicator is not None:
+            self._lit = set_lights(self.indicator, frozenset(), self._lit)
         with contextlib.suppress(Exception):
             self.store.close()
 
@@ -609,44 +544,27 @@ class TableRuntime:
 
     def _complete(self, action: a.Action) -> a.Action:
         """A submitted board start without a deal gets the hand record's."""
-        if isinstance(action, a.BoardStart) and action.deal is None and action.number is not None:
-            known = self.setup.hand_record.get(action.number)
-            if known is not None:
-                return dataclasses.replace(action, deal=known.deal,
-                                           dealer=action.dealer or known.dealer,
-                                           vulnerability=action.vulnerability or known.vulnerability)
-        return action
+        return with_hand_record(action, self.setup.hand_record)
 
     def _boards(self, outcome: Outcome, take: Callable[[Row, Outcome], None]) -> None:
-        """Board tags among the notices: the board they name starts (an input of its own)."""
+        """Board tags among the notices: the board they name starts (an input of its own), or
+        the runtime says why not (``tablectl.boardsetup.board_of_tag``)."""
         for notice in outcome.notices:
             if notice.kind is not NoticeKind.BOARD or notice.uid is None:
                 continue
-            number = self.setup.boards.get(notice.uid)
             engine = outcome.engine
-            if number is None:
-                self._note(Notice(NoticeKind.BOARD, None, notice.reader, notice.uid,
-                                  f"board tag {notice.uid} is not in the board map: the arbiter starts "
-                                  "the board", notice.t))
-                continue
-            board = engine.table.board
-            if board is not None and board.number == number and board.phase is not Phase.DONE:
-                continue  # the board in play, seen again
-            if any(o.board.number == number for o in engine.table.boards):
-                # a board finished at this table, put back on the reader: not played again
-                # (each board is played once at a table, Law 15A); the arbiter may restart it
-                self._note(Notice(NoticeKind.BOARD, None, notice.reader, notice.uid,
-                                  f"board {number} has been played at this table already: it is not "
-                                  "started again (put the next board on the reader; the arbiter can "
-                                  "start it again from the arbiter page)", notice.t))
-                continue
             t = self._stamp(notice.t)
-            known = self.setup.hand_record.get(number)
-            start = (a.BoardStart(number, t=t) if known is None
-                     else dataclasses.replace(known, number=number, t=t))
-            result = engine.act(start, "board")
-            take(input_row(start, t, "board"), result)
-            outcome = result
+            found = board_of_tag(notice.uid, self.setup.boards, self.setup.hand_record, engine.table, t)
+            if isinstance(found, str):
+                self._note(Notice(NoticeKind.BOARD, None, notice.reader, notice.uid, found, notice.t))
+            elif found is not None:
+                result = engine.act(found, "board")
+                take(input_row(found, t, "board"), result)
+                outcome = result
+
+    def _indicate(self, outcomes: Sequence[Outcome]) -> None:
+        if self.indicator is not None:
+            self._lit = indicate(self.indicator, self._engine.table, outcomes, self._lit)
 
     def _note(self, notice: Notice) -> None:
         """A notice of the runtime's own (not from the sensors, so not in the log)."""
@@ -674,34 +592,6 @@ class TableRuntime:
             except Exception:
                 log.exception("a subscriber failed on seq %d", self._seq)
 
-    def _indicate(self, outcomes: Sequence[Outcome]) -> None:
-        if self.indicator is None:
-            return
-        state = self._engine.table
-        for o in outcomes:
-            for d in o.derived:
-                for id_ in d.irregularities:
-                    irr = state.irregularity(id_)
-                    if irr is not None and irr.notify != "log" and irr.status == "awaiting_ruling":
-                        for seat in ((irr.offender,) if irr.offender is not None else tuple(Seat)):
-                            self._safely(self.indicator.buzz, str(seat), 200)
-        self._set_leds(_seats_to_light(state))
-
-    def _set_leds(self, lit: frozenset[Seat]) -> None:
-        if self.indicator is None or lit == self._lit:
-            return
-        for seat in Seat:
-            if (seat in lit) != (seat in self._lit):
-                self._safely(self.indicator.set_led, str(seat), seat in lit)
-        self._lit = lit
-
-    @staticmethod
-    def _safely(fn: Callable[..., None], *args: object) -> None:
-        try:
-            fn(*args)
-        except Exception as exc:  # a seat's LED must never stop the table
-            log.warning("indicator %s%r failed: %s", getattr(fn, "__name__", fn), args, exc)
-
 
 def _answer(reply: Mapping[str, Any], outcome: Outcome) -> dict[str, Any]:
     """The ``alert`` body answering a console's command: taken, or refused and why."""
@@ -720,58 +610,3 @@ def _spans(ranges: Sequence[tuple[int, int]]) -> str:
     return ", ".join(f"seq {lo}" if lo == hi else f"seq {lo}-{hi}" for lo, hi in ranges)
 
 
-def _seats_to_light(state: TableState) -> frozenset[Seat]:
-    """The seats whose LED is lit: offenders of irregularities awaiting the arbiter, and the caller."""
-    seats: set[Seat] = set()
-    for irr in state.awaiting():
-        if irr.notify != "log" and irr.kind != "tempo" and irr.offender is not None:
-            seats.add(irr.offender)
-    if state.director_called is not None:
-        seats.add(state.director_called)
-    return frozenset(seats)
-
-
-# -- config files of the running table ------------------------------------------------------------
-
-def load_board_tags(path: str | Path) -> dict[str, int]:
-    """The board map of a TOML file: ``[boards]`` then ``"04A1B2C3D4E5F6" = 7`` per board tag."""
-    from drivers.config import ConfigError
-
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read the board map {path}: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
-    boards = data.get("boards")
-    if not isinstance(boards, dict):
-        raise ConfigError(f"{path}: expected a [boards] table of \"tag UID\" = board number")
-    out: dict[str, int] = {}
-    for uid, number in boards.items():
-        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise ConfigError(f"'boards.{uid}' in {path}: {number!r} is not a board number")
-        out[deck_json.normalize_uid(uid)] = number
-    return out
-
-
-def load_hand_record(path: str | Path) -> dict[int, a.BoardStart]:
-    """Board number -> ``BoardStart`` (deal, dealer, vulnerability) of a PBN or LIN hand record."""
-    from drivers.config import ConfigError
-
-    path = Path(path)
-    try:
-        records = lin.load(path) if path.suffix.lower() == ".lin" else pbn.load(path)
-    except OSError as exc:
-        raise ConfigError(f"cannot read the hand record {path}: {exc.strerror or exc}") from None
-    out: dict[int, a.BoardStart] = {}
-    for rec in records:
-        if rec.number is None or rec.deal is None or rec.number in out:
-            continue
-        try:
-            deal = rec.deal.completed()
-        except ValueError:
-            deal = rec.deal
-        out[rec.number] = a.BoardStart(rec.number, rec.dealer, rec.vulnerability, deal)
-    if not out:
-        raise ConfigError(f"{path}: no numbered board with a deal in this hand record")
-    return out

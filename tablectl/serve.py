@@ -34,9 +34,10 @@ from controller.errors import BridgeTableError
 from controller.sensing.deck import DeckRegistry
 from drivers.config import PUBLIC_RECORDS, Listen, TableConfig, hash_pin, load_deck, verify_pin
 from drivers.config import load as load_config
+from tablectl.boardsetup import load_board_tags, load_hand_record
 from tablectl.ports import PORT_TAKEN_EXIT, PortTaken, listen_socket
 from tablectl.room.serve import add_link_options, open_link
-from tablectl.runtime import TableRuntime, TableSetup, load_board_tags, load_hand_record
+from tablectl.runtime import TableRuntime, TableSetup
 from tablectl.webserver import (
     DEFAULT_PORT,
     ServerOptions,
