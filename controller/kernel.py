@@ -1,18 +1,20 @@
 """The replay's fast path: a regular board replayed on small ints, in one pure call.
 
-Most recorded boards are regular: every call legal and in turn, every card held by the
-player in turn and following suit, and the play either complete or ended by a claim that
-the record's result can stand for. Such a board needs none of the table's machinery for
-irregularities, so ``replay_regular`` replays it on cards as ints 0..51 and hands as
-52-bit masks, asking ``controller.legality`` (the same rules the table's ``Auction`` and
-``Play`` ask) at every call and card, and scores it with the code's own ``score_deal``.
+Most recorded boards are regular: every call legal and in turn, every card that follows
+suit when it can, and the play either complete, or ended by a claim that the record's result
+can stand for, or stopped with no result stated. Such a board needs none of the table's
+machinery for irregularities, so ``replay_regular`` replays it on cards as ints 0..51 and
+hands as 52-bit masks, asking ``controller.legality`` (the same rules the table's ``Auction``
+and ``Play`` ask) at every call and card, and scores it with the code's own ``score_deal``.
+A record whose play gives a card the hand in turn does not hold is faulty itself, not
+irregular: its play stops there and its stated result stands, as on the full path.
 
-At the first thing that is not regular (an illegal or out-of-turn call, a card not in the
-hand in turn, a revoke, an unfinished auction, a passed-out deal, cards after the end, a
-claim the result cannot stand for, a record the reader found faulty, an ``R`` mark), it
-returns None and the board is replayed by the full table (``controller.replay``); nothing
-is half done, so the full replay starts from the same state. A differential test over the
-whole corpus checks that both paths report every board identically.
+At the first thing that is not regular (an illegal call, a revoke, an unfinished or
+passed-out auction, cards after the end, a claim the result cannot stand for, a record the
+reader could not use, an ``R`` mark), it returns None and the board is replayed by the full
+table (``controller.replay``); nothing is half done, so the full replay starts from the same
+state. A differential test over the whole corpus checks that both paths report every board
+identically.
 """
 
 from __future__ import annotations
