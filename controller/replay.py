@@ -290,7 +290,6 @@ def _regular_entry(rec: BoardRecord, board: RegularBoard) -> dict[str, Any]:
     return entry
 
 
-
 def _replay_record(state: TableState, rec: BoardRecord) -> tuple[TableState, dict[str, Any]]:
     base: dict[str, Any] = {"source": rec.source, "number": rec.number}
     try:
