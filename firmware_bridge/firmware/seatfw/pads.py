@@ -15,6 +15,8 @@ missed ``miss_cycles`` cycles in a row is dropped. The zone reports the union of
 at most ``max_tags`` tags, so the STATE frame and the host are those of one reader.
 """
 
+from .readers import keep_seen
+
 TYPE_CHECKING = False  # type checkers take it as True; MicroPython has no typing module
 
 if TYPE_CHECKING:
@@ -164,20 +166,6 @@ class PadScanner:
         return changed
 
     def _end_cycle(self) -> bool:
-        changed = False
-        uids = []  # type: list[bytes]
-        misses = []  # type: list[int]
-        for i in range(len(self._uids)):
-            uid, missed = self._uids[i], self._misses[i]
-            if uid in self._seen:
-                uids.append(uid)
-                misses.append(0)
-            elif missed + 1 < self.miss_cycles:
-                uids.append(uid)
-                misses.append(missed + 1)
-            else:
-                changed = True
-        self._uids = uids
-        self._misses = misses
+        self._uids, self._misses, changed = keep_seen(self._uids, self._misses, self._seen, self.miss_cycles)
         self._seen = []
         return changed

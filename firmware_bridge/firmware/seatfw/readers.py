@@ -19,6 +19,26 @@ _FIELD_OFF = 1
 _SETTLING = 2
 
 
+def keep_seen(uids: "list[bytes]", misses: "list[int]", seen: "list[bytes]",
+              miss_cycles: int) -> "tuple[list[bytes], list[int], bool]":
+    """The tags kept after a read cycle that saw ``seen``, with their counts of cycles missed in
+    a row, and whether any was dropped: a tag missed ``miss_cycles`` cycles in a row goes."""
+    kept = []  # type: list[bytes]
+    counts = []  # type: list[int]
+    dropped = False
+    for i in range(len(uids)):
+        uid, missed = uids[i], misses[i]
+        if uid in seen:
+            kept.append(uid)
+            counts.append(0)
+        elif missed + 1 < miss_cycles:
+            kept.append(uid)
+            counts.append(missed + 1)
+        else:
+            dropped = True
+    return kept, counts, dropped
+
+
 class ZoneScanner:
     """The tags on one zone's reader, kept up to date by ``poll``."""
 
@@ -95,19 +115,7 @@ class ZoneScanner:
         return self._update(seen)
 
     def _update(self, seen: "list[bytes]") -> bool:
-        changed = False
-        uids = []  # type: list[bytes]
-        misses = []  # type: list[int]
-        for i in range(len(self._uids)):
-            uid, missed = self._uids[i], self._misses[i]
-            if uid in seen:
-                uids.append(uid)
-                misses.append(0)
-            elif missed + 1 < self.miss_cycles:
-                uids.append(uid)
-                misses.append(missed + 1)
-            else:
-                changed = True
+        uids, misses, changed = keep_seen(self._uids, self._misses, seen, self.miss_cycles)
         for uid in seen:
             if uid not in uids:
                 uids.append(uid)
