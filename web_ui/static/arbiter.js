@@ -2,29 +2,14 @@
 // The arbiter view itself is drawn by arbiterview.js (shared with the Director's console).
 "use strict";
 
-let csrf = null;
 let socket = null;
 let seenAwaiting = null;   // ids of irregularities already announced
 let lastView = null;
 
-function showLogin(message) {
-  document.getElementById("login").hidden = false;
-  document.getElementById("app").hidden = true;
-  document.getElementById("logout").hidden = true;
-  replaceChildren("login-error", message || "");
-  replaceChildren("status", "signed out");
-  if (socket) { socket.close(); socket = null; }
-  csrf = null;
-}
-
-async function api(method, path, body) {
-  try {
-    return await requestJson(method, path, body, csrf);
-  } catch (err) {
-    if (err.status === 401 && path !== "/api/arbiter/login") showLogin("Your session has ended: log in again");
-    throw err;
-  }
-}
+const session = pinSession(
+  { login: "/api/arbiter/login", logout: "/api/arbiter/logout", session: "/api/arbiter/session" }, start,
+  () => { if (socket) { socket.close(); socket = null; } });
+const api = session.api;
 
 function announce(view) {
   const awaiting = view.irregularities.filter((i) => i.status === "awaiting_ruling");
@@ -70,39 +55,13 @@ function render(view) {
 }
 
 function start() {
-  document.getElementById("login").hidden = true;
-  document.getElementById("app").hidden = false;
-  document.getElementById("logout").hidden = false;
   seenAwaiting = null;
   const badge = statusBadge("status");
   socket = liveSocket("/ws/arbiter", render, (state) => {
     badge(state);
-    if (state !== "live") {
-      fetch("/api/arbiter/session", { credentials: "same-origin" }).then((r) => {
-        if (r.status === 401) showLogin("Your session has ended: log in again");
-      }).catch(() => {});
-    }
+    if (state !== "live") session.check();
   });
 }
-
-document.getElementById("login-form").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  unlockAudio();
-  const pin = document.getElementById("pin");
-  try {
-    const result = await api("POST", "/api/arbiter/login", { pin: pin.value });
-    csrf = result.csrf;
-    pin.value = "";
-    start();
-  } catch (err) {
-    replaceChildren("login-error", err.message);
-  }
-});
-
-document.getElementById("logout").addEventListener("click", async () => {
-  try { await fetch("/api/arbiter/logout", { method: "POST", headers: { "X-CSRF-Token": csrf || "" }, credentials: "same-origin" }); } catch (err) { /* gone anyway */ }
-  showLogin("");
-});
 
 replaceChildren("entry", entryFormNodes("", "/api/arbiter/actions", send, (message) => replaceChildren("action-error", message)));
 
@@ -114,7 +73,3 @@ document.getElementById("claimhelp-button").addEventListener("click", async () =
     replaceChildren("claimhelp", el("p", { class: "error" }, err.message));
   }
 });
-
-fetch("/api/arbiter/session", { credentials: "same-origin" }).then(async (r) => {
-  if (r.ok) { csrf = (await r.json()).csrf; start(); } else showLogin("");
-}).catch(() => showLogin(""));

@@ -81,6 +81,75 @@ async function requestJson(method, path, body, csrf) {
   return data;
 }
 
+// The PIN session of the arbiter's page and of the console: the same flow, each with its own
+// paths ({login, logout, session}). It wires the log-in form and the log-out button, asks the
+// server at once whether a session is live, and shows the log-in form whenever it ends.
+// onStart() opens the page's live link; onSignedOut() closes it. Returns {api, showLogin, check}:
+// api(method, path, body) sends with the session's CSRF token; check() asks, after the live link
+// dropped, whether the session is still there.
+function pinSession(paths, onStart, onSignedOut) {
+  let csrf = null;
+  const ended = "Your session has ended: log in again";
+
+  function showLogin(message) {
+    document.getElementById("login").hidden = false;
+    document.getElementById("app").hidden = true;
+    document.getElementById("logout").hidden = true;
+    replaceChildren("login-error", message || "");
+    replaceChildren("status", "signed out");
+    document.getElementById("status").className = "status warn";
+    onSignedOut();
+    csrf = null;
+  }
+
+  function begin(token) {
+    csrf = token;
+    document.getElementById("login").hidden = true;
+    document.getElementById("app").hidden = false;
+    document.getElementById("logout").hidden = false;
+    onStart();
+  }
+
+  async function api(method, path, body) {
+    try {
+      return await requestJson(method, path, body, csrf);
+    } catch (err) {
+      if (err.status === 401 && path !== paths.login) showLogin(ended);
+      throw err;
+    }
+  }
+
+  function check() {
+    fetch(paths.session, { credentials: "same-origin" }).then((r) => {
+      if (r.status === 401) showLogin(ended);
+    }).catch(() => {});
+  }
+
+  document.getElementById("login-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    unlockAudio();  // a click lets the page make sounds: the alarm's beep
+    const pin = document.getElementById("pin");
+    try {
+      const result = await api("POST", paths.login, { pin: pin.value });
+      pin.value = "";
+      begin(result.csrf);
+    } catch (err) {
+      replaceChildren("login-error", err.message);
+    }
+  });
+
+  document.getElementById("logout").addEventListener("click", async () => {
+    try { await requestJson("POST", paths.logout, undefined, csrf); } catch (err) { /* gone anyway */ }
+    showLogin("");
+  });
+
+  fetch(paths.session, { credentials: "same-origin" }).then(async (r) => {
+    if (r.ok) begin((await r.json()).csrf); else showLogin("");
+  }).catch(() => showLogin(""));
+
+  return { api, showLogin, check };
+}
+
 // --- irregularities and their options ------------------------------------------------------------
 
 // one argument's input inside its label (the catalogue's label); suits offered as checkboxes

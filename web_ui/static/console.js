@@ -23,7 +23,6 @@ const FIELD_WORD = { NS: "North-South", EW: "East-West" };
 const ROOM_FINDING = { 87: (c) => "Board " + c.board + " fouled (Law 87)", 15: (c) => "Board " + c.board + " out of its round (Law 15)",
   7: (c) => "Board " + c.board + " rotated (Law 7)" };
 
-let csrf = null;
 let socket = null;
 let room = null;        // the latest room snapshot
 let roomAt = 0;         // Date.now() when it came: waits and board times tick from it
@@ -38,38 +37,15 @@ let openPair = null;    // {pair, section}: the pair whose scorecard is shown un
 
 // --- session --------------------------------------------------------------------------------------
 
-function showLogin(message) {
-  document.getElementById("login").hidden = false;
-  document.getElementById("app").hidden = true;
-  document.getElementById("logout").hidden = true;
-  replaceChildren("login-error", message || "");
-  replaceChildren("status", "signed out");
-  document.getElementById("status").className = "status warn";
-  if (socket) { socket.close(); socket = null; }
-  csrf = null;
-}
-
-async function api(method, path, body) {
-  try {
-    return await requestJson(method, path, body, csrf);
-  } catch (err) {
-    if (err.status === 401 && path !== "/api/login") showLogin("Your session has ended: log in again");
-    throw err;
-  }
-}
+const session = pinSession({ login: "/api/login", logout: "/api/logout", session: "/api/session" }, start,
+  () => { if (socket) { socket.close(); socket = null; } });
+const api = session.api;
 
 function start() {
-  document.getElementById("login").hidden = true;
-  document.getElementById("app").hidden = false;
-  document.getElementById("logout").hidden = false;
   const badge = statusBadge("status");
   socket = liveSocket("/ws", onMessage, (state) => {
     badge(state);
-    if (state !== "live") {
-      fetch("/api/session", { credentials: "same-origin" }).then((r) => {
-        if (r.status === 401) showLogin("Your session has ended: log in again");
-      }).catch(() => {});
-    }
+    if (state !== "live") session.check();
   });
   const m = /^#table-([A-Za-z0-9_-]{1,16})$/.exec(location.hash);
   if (m) openTableView(m[1], false);
@@ -503,27 +479,8 @@ async function send(url, body, what) {
 replaceChildren("legend", legendNode());
 setInterval(tick, 1000);
 
-document.getElementById("login-form").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  unlockAudio();  // a click lets the page make sounds: the alarm's beep
-  const pin = document.getElementById("pin");
-  try {
-    const result = await api("POST", "/api/login", { pin: pin.value });
-    csrf = result.csrf;
-    pin.value = "";
-    start();
-  } catch (err) {
-    replaceChildren("login-error", err.message);
-  }
-});
-
 // a page reloaded in a session has had no click yet: the first touch unlocks the audio
 document.addEventListener("pointerdown", unlockAudio, { once: true });
-
-document.getElementById("logout").addEventListener("click", async () => {
-  try { await requestJson("POST", "/api/logout", undefined, csrf); } catch (err) { /* gone anyway */ }
-  showLogin("");
-});
 
 document.getElementById("back").addEventListener("click", () => {
   if (pushed) history.back();
@@ -534,7 +491,3 @@ window.addEventListener("popstate", (event) => {
   if (event.state && event.state.table) openTableView(event.state.table, false);
   else showRoom();
 });
-
-fetch("/api/session", { credentials: "same-origin" }).then(async (r) => {
-  if (r.ok) { csrf = (await r.json()).csrf; start(); } else showLogin("");
-}).catch(() => showLogin(""));
