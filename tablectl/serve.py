@@ -205,6 +205,28 @@ def _link(args: argparse.Namespace, config: TableConfig | None) -> tuple[bytes |
     return load_key(path), table
 
 
+def _room_link(args: argparse.Namespace, runtime: TableRuntime, config: TableConfig | None,
+               command: str) -> tuple[Any, bytes | None, str | None] | None:
+    """The table's link to the club room (None: no room), the arbiter link key shared with the
+    console and the table's id; None when they cannot be used: said on stderr, what was
+    started stopped."""
+    try:
+        link = open_link(args, runtime, config)
+    except (BridgeTableError, ValueError) as exc:
+        runtime.stop()
+        print(f"tablectl {command}: {exc}", file=sys.stderr)
+        return None
+    try:
+        link_key, table_id = _link(args, config)
+    except ValueError as exc:
+        if link is not None:
+            link.stop()
+        runtime.stop()
+        print(f"tablectl {command}: {exc}", file=sys.stderr)
+        return None
+    return link, link_key, table_id
+
+
 def _print_urls(options: ServerOptions, pin_line: str | None, started: float) -> None:
     host, port = options.host, options.port
     named = [h for h in options.hosts if h not in LOCAL_HOSTS]
@@ -414,20 +436,10 @@ def _run_table(args: argparse.Namespace, config: TableConfig, options: ServerOpt
         return 2
     runtime.indicator = devices.indicator
     runtime.start(devices.sources)
-    try:
-        link = open_link(args, runtime, config)
-    except (BridgeTableError, ValueError) as exc:
-        runtime.stop()
-        print(f"tablectl run: {exc}", file=sys.stderr)
+    linked = _room_link(args, runtime, config, "run")
+    if linked is None:
         return 2
-    try:
-        link_key, table_id = _link(args, config)
-    except ValueError as exc:
-        if link is not None:
-            link.stop()
-        runtime.stop()
-        print(f"tablectl run: {exc}", file=sys.stderr)
-        return 2
+    link, link_key, table_id = linked
     print(f"{config.name}: {runtime.store.path}")
     settings = WebSettings(check_pin=_check_pin(pin_hash), table_name=config.name, link_key=link_key,
                            table_id=table_id, hosts=options.hosts,
@@ -512,22 +524,17 @@ def _demo_table(args: argparse.Namespace, server: ServerOptions, sock: socket.so
     print(f"demo: {len(boards)} boards from {path.name}, seed {args.seed}, speed {args.speed}; "
           f"log {runtime.store.path}", flush=True)
     print(f"resumed at input {runtime.rebuilt.last_input}: {describe(runtime.snapshot())}", flush=True)
-    runtime.start([sim])
-    try:
-        link = open_link(args, runtime)
-    except (BridgeTableError, ValueError) as exc:
-        runtime.stop()
-        print(f"tablectl demo: {exc}", file=sys.stderr)
-        return 2
     try:
         pin_hash, pin = _pin(args, None, generate=True)
-        link_key, table_id = _link(args, None)
     except ValueError as exc:
-        if link is not None:
-            link.stop()
         runtime.stop()
         print(f"tablectl demo: {exc}", file=sys.stderr)
         return 2
+    runtime.start([sim])
+    linked = _room_link(args, runtime, None, "demo")
+    if linked is None:
+        return 2
+    link, link_key, table_id = linked
     stop = threading.Event()
     thread = threading.Thread(target=_play, args=(players, stop), name="demo players", daemon=True)
     try:
