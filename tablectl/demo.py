@@ -2,7 +2,10 @@
 
 ``pick_boards`` takes boards from a corpus file (by default an ACBL speedball pairs game
 on BBO: 12 boards, each played at many tables), one record per board number chosen by
-the seed among those that replay cleanly. ``DemoPlayers`` then plays them with the
+the seed among those that replay cleanly. Without a corpus (a clone of the repository
+alone), ``deal_boards`` deals them instead (``tablectl.selfplay``: a seeded dealer, and a
+simple bidding and card-play policy that writes the same record a PBN file would give),
+and everything below is the same. ``DemoPlayers`` then plays them with the
 physical acts of a real table, through the simulator's verbs, with think times drawn
 from the seed and scaled by the table clock's speed:
 
@@ -74,6 +77,9 @@ __all__ = [
     "DemoPlayers",
     "board_tag",
     "corpus_dir",
+    "corpus_file",
+    "deal_boards",
+    "no_corpus",
     "pick_boards",
 ]
 
@@ -99,6 +105,19 @@ def corpus_dir() -> Path:
         if candidate.is_dir():
             return candidate
     return here.parent / "shared" / "corpus"
+
+
+def corpus_file(name: str | None = None) -> Path:
+    """The corpus file the demo plays (``name``, relative to the corpus, else the speedball);
+    it may not exist: then the demo deals its own boards."""
+    return corpus_dir() / (name or DEFAULT_CORPUS_FILE)
+
+
+def no_corpus(file: Path, who: str) -> str:
+    """The line that says the demo deals its own boards, naming what is missing (the corpus
+    directory, else the file in it); ``who`` deals: "the table deals its" or "the tables deal their"."""
+    where = file if corpus_dir().is_dir() else corpus_dir()
+    return f"no corpus found at {where}: {who} own boards (seeded)"
 
 
 def board_tag(number: int) -> str:
@@ -141,6 +160,21 @@ def pick_boards(path: Path, count: int, seed: int) -> list[DemoBoard]:
             out.append(DemoBoard(number, board_tag(number), rec,
                                  a.BoardStart(number, rec.dealer, rec.vulnerability, deal)))
             break
+    return out
+
+
+def deal_boards(numbers: Sequence[int], deal_seed: int, style_seed: int) -> list[DemoBoard]:
+    """Boards ``numbers`` dealt by the demo itself (``tablectl.selfplay``): each board's cards
+    from ``deal_seed`` and its number (tables given the same deal seed hold the same cards),
+    the auction and play the policy's, in the style of ``style_seed`` (the table's seed)."""
+    from tablectl.selfplay.board import self_dealt_record
+
+    out: list[DemoBoard] = []
+    for number in dict.fromkeys(numbers):
+        rec = self_dealt_record(number, deal_seed, style_seed)
+        assert rec.deal is not None and rec.dealer is not None and rec.vulnerability is not None
+        out.append(DemoBoard(number, board_tag(number), rec,
+                             a.BoardStart(number, rec.dealer, rec.vulnerability, rec.deal)))
     return out
 
 

@@ -2,7 +2,9 @@
 
 ``run`` opens every device of a table config (``drivers.open_table``), rebuilds the table
 from its log (``<data dir>/table.sqlite``) and serves the pages; ``demo`` does the same
-with a simulated table whose players play real boards of the corpus (``tablectl.demo``).
+with a simulated table whose players play real boards of the corpus (``tablectl.demo``),
+or, when no corpus is found (or with ``--deal``), boards it deals and plays itself (one
+line says so).
 Both print the URLs of the table, arbiter and spectator pages, the arbiter's PIN when it
 is not secret already, and the start-up time; SIGTERM and SIGINT stop them cleanly (the
 log is checkpointed and closed). With ``--no-web`` (``--headless``) no server starts:
@@ -328,8 +330,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     r.set_defaults(func=_cmd_run)
 
     d = sub.add_parser("demo", help="run a simulated table playing real boards from the corpus",
-                       description="A simulated table whose players play real boards of the corpus, "
-                                   "with irregularities for the arbiter.")
+                       description="A simulated table whose players play real boards of the corpus (without "
+                                   "one, boards it deals itself), with irregularities for the arbiter.")
     d.add_argument("--speed", type=float, default=1.0, help="table seconds per real second (1)")
     d.add_argument("--irregularity-rate", type=float, default=0.3,
                    help="chance that a board has an irregularity (0.3)")
@@ -339,6 +341,12 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     d.add_argument("--seed", type=int, default=1, help="the seed of boards, think times and irregularities")
     d.add_argument("--boards", type=int, default=8, help="how many boards to play (8)")
     d.add_argument("--corpus-file", help="a PBN file of the corpus (relative to $BRIDGE_CORPUS)")
+    d.add_argument("--deal", action="store_true",
+                   help="deal the boards here (seeded; bid and played by a simple policy) even when the corpus is "
+                        "present; without a corpus the demo always does")
+    d.add_argument("--deal-seed", type=int, metavar="SEED",
+                   help="the seed of the self-dealt cards (default --seed): tables given the same one hold the same "
+                        "cards on each board")
     d.add_argument("--no-tempo", action="store_true", help="do not time calls and cards for hesitations")
     d.add_argument("--ack-log", action="store_true", help=argparse.SUPPRESS)
     d.add_argument("--board-order", type=_numbers, metavar="N,N,...",
@@ -479,21 +487,28 @@ def _demo_table(args: argparse.Namespace, server: ServerOptions, sock: socket.so
     """``tablectl demo`` once its port is held (``sock``; None with ``--no-web``): the exit status."""
     from controller.sensing.deck import DeckRegistry as Registry
     from drivers.sim import SimTable, default_deck
-    from tablectl.demo import DEFAULT_CORPUS_FILE, DemoOptions, DemoPlayers, corpus_dir, describe, pick_boards
+    from tablectl.demo import DemoOptions, DemoPlayers, corpus_file, deal_boards, describe, no_corpus, pick_boards
 
-    corpus = corpus_dir()
-    path = corpus / (args.corpus_file or DEFAULT_CORPUS_FILE)
-    if not path.is_file():
+    path = corpus_file(args.corpus_file)
+    order = args.board_order
+    if args.corpus_file and not path.is_file():
         print(f"tablectl demo: no corpus file {path} (set BRIDGE_CORPUS)", file=sys.stderr)
         return 2
-    order = args.board_order
-    boards = pick_boards(path, max(order) if order else args.boards, args.seed)
-    if order:  # the boards the movement brings to this table, in its order of play
-        by_number = {b.number: b for b in boards}
-        boards = [by_number[n] for n in order if n in by_number]
-    if not boards:
-        print(f"tablectl demo: no playable board in {path}", file=sys.stderr)
-        return 2
+    if args.deal or not path.is_file():
+        if not args.deal:
+            print(no_corpus(path, "the table deals its"), flush=True)
+        deal_seed = args.seed if args.deal_seed is None else args.deal_seed
+        boards = deal_boards(order or range(1, args.boards + 1), deal_seed, args.seed)
+        source = f"dealt by the demo (deal seed {deal_seed})"
+    else:
+        boards = pick_boards(path, max(order) if order else args.boards, args.seed)
+        if order:  # the boards the movement brings to this table, in its order of play
+            by_number = {b.number: b for b in boards}
+            boards = [by_number[n] for n in order if n in by_number]
+        if not boards:
+            print(f"tablectl demo: no playable board in {path}", file=sys.stderr)
+            return 2
+        source = f"from {path.name}"
     deck = default_deck()
     settings: dict[str, object] = {"event": "tablectl demo", "site": "simulated table",
                                    "date": time.strftime("%Y.%m.%d")}
@@ -521,7 +536,7 @@ def _demo_table(args: argparse.Namespace, server: ServerOptions, sock: socket.so
             sys.stdout.flush()
 
         runtime.subscribe(ack)
-    print(f"demo: {len(boards)} boards from {path.name}, seed {args.seed}, speed {args.speed}; "
+    print(f"demo: {len(boards)} boards {source}, seed {args.seed}, speed {args.speed}; "
           f"log {runtime.store.path}", flush=True)
     print(f"resumed at input {runtime.rebuilt.last_input}: {describe(runtime.snapshot())}", flush=True)
     try:

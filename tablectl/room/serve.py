@@ -8,7 +8,9 @@
 * ``tablectl room demo``: a whole room on this machine: a private Mosquitto with the club
   configuration of ``tablectl room init`` (passwords and ACL) on a free port, N simulated
   tables (each its own ``tablectl demo`` process, playing real corpus boards, with its
-  pages), and the console. ``make run`` starts it.
+  pages), and the console. ``make run`` starts it. Without the corpus (or with ``--deal``)
+  the tables deal their own boards, every table the same cards on the same board (one
+  deal seed for the room), and one line says so.
 """
 
 from __future__ import annotations
@@ -198,6 +200,11 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
     except (MosquittoMissing, BrokerError, BridgeTableError, OSError) as exc:
         print(f"tablectl room demo: the room's broker cannot start: {exc}", file=sys.stderr)
         return 2
+    from tablectl.demo import corpus_file, no_corpus
+
+    dealing = args.deal or not corpus_file().is_file()
+    if dealing and not args.deal:
+        print(no_corpus(corpus_file(), "the tables deal their"), flush=True)
     link_key = secrets.token_hex(32)  # the console opens each table's arbiter page with it
     children: list[subprocess.Popen[bytes]] = []
     session, orders = _demo_session(root, n, args.boards_per_round)
@@ -213,6 +220,8 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
                    "--auto-rule-after", str(args.auto_rule_after), "--boards-per-round", str(args.boards_per_round)]
             cmd += (["--board-order", ",".join(map(str, orders[table]))] if table in orders
                     else ["--boards", str(args.boards)])
+            if dealing:  # one deal seed for the room: board N holds the same cards at every table
+                cmd += ["--deal", "--deal-seed", str(args.seed)]
             if i == 1 and args.first_irregularity != "none":
                 cmd += ["--first-irregularity", args.first_irregularity]
             env = {**os.environ, "BRIDGE_CLUB_URL": room.url(table), "BRIDGE_TABLE_ID": table,
@@ -253,7 +262,8 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
 
 
 _DEMO_BOARDS = 12
-"""Boards of the demo's corpus file (an ACBL speedball: 12 boards, each played at many tables)."""
+"""Boards of the demo's corpus file (an ACBL speedball: 12 boards, each played at many tables);
+a room that deals its own boards plays as many."""
 
 
 def _demo_session(root: Path, tables: int, per_round: int) -> tuple[Any, dict[str, list[int]]]:
@@ -334,6 +344,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room:
         d.add_argument("--auto-rule-after", type=float, default=90.0, metavar="SECONDS",
                        help="real seconds before a table rules by itself when the Director has not (90)")
         d.add_argument("--seed", type=int, default=1, help="table N plays with seed SEED+N-1")
+        d.add_argument("--deal", action="store_true",
+                       help="the tables deal their own boards (from SEED), even when the corpus is present; "
+                            "without a corpus they always do")
         add_pin_options(d, "the PIN of the console and the tables", "else $BRIDGE_ARBITER_PIN")
         d.add_argument("--verbose", action="store_true")
         d.set_defaults(func=_cmd_room_demo)
