@@ -27,8 +27,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.room.conftest import require_mosquitto
 
 ROOT = Path(__file__).resolve().parents[2]
