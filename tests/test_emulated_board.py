@@ -38,7 +38,7 @@ from drivers.seatunit import SeatUnit
 from drivers.sim import default_deck
 from firmware_bridge.emulator import SeatEmulator, sync_all
 from firmware_bridge.firmware.seatfw.app import Config
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, require_corpus
 from tests.firmware_bridge.conftest import FakeClock
 
 BOARD_FILE = CORPUS / "endplay_tests" / "example2.pbn"  # CORPUS: BRIDGE_CORPUS, or ../shared/corpus
@@ -235,8 +235,7 @@ def trick_seats(rec: BoardRecord) -> Iterator[Seat]:
 
 @pytest.fixture
 def table() -> Iterator[EmulatedTable]:
-    if not BOARD_FILE.exists():
-        pytest.skip(f"the record corpus is not at {CORPUS}")
+    require_corpus(BOARD_FILE)
     uids = default_deck(1)
     t = EmulatedTable(DeckRegistry.from_mapping({"deck1": uids}))
     t.start()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from functools import cache
@@ -20,7 +19,7 @@ from controller.play import Play
 from controller.records import lin
 from controller.records.model import BoardRecord, decode_text
 from controller.seats import SEATS, Seat, Vulnerability
-from tests.conftest import CORPUS
+from tests.conftest import require_corpus
 
 # Board 46 of the 2010 USBF semifinal (usbf_sf_14502.lin): East deals, hands S, W, N, E.
 HANDS = "SJ5H9DAT862CQ8752,SKQT94HAK73DQ4C93,S872HQT5DJ97CAT64,SA63HJ8642DK53CKJ"
@@ -428,12 +427,7 @@ def test_writing_then_reading_gives_the_same_boards(records: list[BoardRecord]) 
 
 def corpus_dir() -> Path:
     """The corpus of real records; skip (fail under CI) when it is not there."""
-    path = CORPUS
-    if not path.is_dir():
-        if os.environ.get("CI"):
-            pytest.fail(f"corpus not found at {path}")
-        pytest.skip(f"corpus not found at {path}")
-    return path
+    return require_corpus()
 
 
 @cache

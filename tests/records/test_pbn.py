@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import time
 import tracemalloc
@@ -21,7 +20,7 @@ from controller.play import Play
 from controller.records import pbn
 from controller.records.model import BoardRecord
 from controller.seats import SEATS, Seat, Vulnerability
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, require_corpus
 
 DEAL = "N:AKQJ.T98.765.432 T987.AKQ.432.765 65432.765.AKQ.JT .J432.JT98.AKQ98"
 """A deal for the fixtures: the top spades North, hearts East, diamonds South, clubs West."""
@@ -591,10 +590,7 @@ def test_writing_then_reading_a_random_legal_board_gives_it_back(record: BoardRe
 @pytest.fixture(scope="module")
 def pbn_corpus() -> dict[Path, list[BoardRecord]]:
     """Every PBN file of the corpus, read; missing is a skip, or a failure under CI."""
-    if not CORPUS.is_dir():
-        if os.environ.get("CI"):
-            pytest.fail(f"the corpus is missing at {CORPUS}")
-        pytest.skip(f"no corpus at {CORPUS} (set BRIDGE_CORPUS)")
+    require_corpus()
     start = time.perf_counter()
     files = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix.lower() == ".pbn")
     read = {path: pbn.load(path) for path in files}

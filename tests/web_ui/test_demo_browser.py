@@ -23,16 +23,13 @@ PIN = "8642"
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
                        reason="no /usr/bin/chromium (make installs it)"),
-    pytest.mark.skipif(not (Path(os.environ.get("BRIDGE_CORPUS", ROOT.parent / "shared" / "corpus"))).is_dir(),
-                       reason="the corpus is not beside the repo (BRIDGE_CORPUS)"),
 ]
 
 
 @pytest.fixture
-def demo(tmp_path: Path) -> Iterator[str]:
+def demo(tmp_path: Path, corpus: Path) -> Iterator[str]:
     port = _free_port()
-    corpus = os.environ.get("BRIDGE_CORPUS", str(ROOT.parent / "shared" / "corpus"))
-    env = dict(os.environ, PYTHONUNBUFFERED="1", BRIDGE_CORPUS=corpus)
+    env = dict(os.environ, PYTHONUNBUFFERED="1", BRIDGE_CORPUS=str(corpus))
     proc = subprocess.Popen(
         [sys.executable, "-m", "tablectl", "demo", "--port", str(port), "--data-dir", str(tmp_path),
          "--arbiter-pin", PIN, "--speed", "40", "--irregularity-rate", "1", "--auto-rule-after", "-1",
