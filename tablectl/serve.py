@@ -491,7 +491,7 @@ def _demo_table(args: argparse.Namespace, server: ServerOptions, sock: socket.so
 
     path = corpus_file(args.corpus_file)
     order = args.board_order
-    if args.corpus_file and not path.is_file():
+    if args.corpus_file and not args.deal and not path.is_file():
         print(f"tablectl demo: no corpus file {path} (set BRIDGE_CORPUS)", file=sys.stderr)
         return 2
     if args.deal or not path.is_file():
