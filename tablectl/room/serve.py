@@ -329,7 +329,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room:
     if room is not None:
         d = room.add_parser("demo", help="a whole simulated room: broker, tables playing real boards, console",
                             description="A private Mosquitto (club configuration), N simulated tables playing "
-                                        "real corpus boards, and the Director's console, on this machine.")
+                                        "real corpus boards (without a corpus, boards they deal themselves), and "
+                                        "the Director's console, on this machine.")
         d.add_argument("--tables", type=int, default=4, help="how many tables (4)")
         d.add_argument("--port", type=int, default=CONSOLE_PORT,
                        help=f"the console's port ({CONSOLE_PORT}); table N serves its pages on PORT+N")

@@ -37,10 +37,19 @@ ALARM_WITHIN = 240.0
 """Generous bounds: a loaded machine is only slower (the demo's first alarm comes ~30 s in at speed 1)."""
 
 
+_NOT_THE_REPOSITORY = (".git", ".venv", "__pycache__", "*.egg-info", ".pytest_cache", ".mypy_cache", ".ruff_cache",
+                       ".hypothesis", ".demo-data", ".room-demo", ".console-data")
+"""What a checkout holds that is not the repository (``.gitignore``): for a tree without git."""
+
+
 def _copy_repository(target: Path) -> Path:
     """The repository's files, as they are in the working tree, copied to ``target``."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                            check=True, capture_output=True).stdout.decode().split("\0")
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                                check=True, capture_output=True).stdout.decode().split("\0")
+    except (OSError, subprocess.CalledProcessError):  # an unpacked archive: every file but the ignored ones
+        shutil.copytree(ROOT, target, ignore=shutil.ignore_patterns(*_NOT_THE_REPOSITORY))
+        return target
     for name in filter(None, listed):
         source = ROOT / name
         if source.is_file():  # a file deleted in the working tree is not copied
