@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.errors import BridgeTableError
+from drivers import addresses
 from drivers.config import hash_pin, verify_pin
 from tablectl.room.address import ClubAddress, valid_name
 
@@ -36,7 +37,7 @@ __all__ = ["add_commands", "add_link_options", "open_link"]
 
 log = logging.getLogger("tablectl")
 
-CONSOLE_PORT = 8000
+CONSOLE_PORT = addresses.CONSOLE_PORT
 DEMO_CLUB = "democlub"
 
 
@@ -102,7 +103,8 @@ def _table_urls(pairs: list[str] | None) -> dict[str, str]:
     for pair in pairs or ():
         table, sep, url = pair.partition("=")
         if not sep or not valid_name(table) or not url.startswith(("http://", "https://")):
-            raise ValueError(f"--table-url {pair!r}: give ID=URL, e.g. 3=https://table-3.local:8443")
+            raise ValueError(f"--table-url {pair!r}: give ID=URL, "
+                             f"e.g. 3=https://table-3.local:{addresses.TABLE_PORT}")
         urls[table] = url.rstrip("/")
     return urls
 
@@ -126,7 +128,7 @@ def _cmd_console(args: argparse.Namespace) -> int:
     from web_ui.arbiter_link import load_key
 
     try:
-        options = dataclasses.replace(server_options(args, None), graceful=3.0)
+        options = dataclasses.replace(server_options(args, None), port=args.port or CONSOLE_PORT, graceful=3.0)
         check_server(options)
         link_key, table_urls = load_key(args.arbiter_link_key_file), _table_urls(args.table_url)
         pin, made_up = _the_pin(args)
@@ -313,7 +315,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room:
                         "the Director opens a table's arbiter page from the console, without its PIN")
     c.add_argument("--table-url", action="append", metavar="ID=URL",
                    help="where table ID serves its pages, for those links (repeat per table), "
-                        "e.g. 3=https://table-3.local:8443")
+                        f"e.g. 3=https://table-3.local:{addresses.TABLE_PORT}")
     c.add_argument("--verbose", action="store_true")
     c.set_defaults(func=_cmd_console)
     if room is not None:
