@@ -72,14 +72,13 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from drivers.addresses import LOCAL_HOST, TABLE_PORT
 from typing import Any
 from urllib.parse import parse_qs, parse_qsl, urlencode
 
 from controller.errors import BridgeTableError
 from controller.sensing import deck as deck_file
 from controller.sensing.deck import DeckError, DeckRegistry
+from drivers.addresses import LOCAL_HOST, TABLE_PORT
 
 __all__ = [
     "BIDDING_BOX_SLOTS",

@@ -37,7 +37,7 @@ SuitText = Literal["S", "H", "D", "C"]
 
 
 class RulingBody(_Strict):
-    """The arbiter's decision on an irregularity, as the table log's ``ruling`` (LAWS.md Part 1).
+    """The arbiter's decision on an irregularity, as the table log's ``ruling`` (docs/irregularities.md).
 
     ``id`` names the irregularity (none: the latest one awaiting a ruling); ``option`` is one
     of its option codes; the option's arguments go beside it, e.g. ``{"id": 2, "option":

@@ -84,7 +84,8 @@ def markdown() -> str:
         "docs/situations.md`; do not edit: tests/controller/test_catalogue.py compares it. -->",
         "",
         "Every irregularity the table raises is one of these situations. Each has its "
-        "kind ([irregularities.md](irregularities.md): the record, kinds and option codes), the law in each code (`controller/codes`: the letters differ between "
+        "kind ([irregularities.md](irregularities.md): the record, kinds and option codes), "
+        "the law in each code (`controller/codes`: the letters differ between "
         "codes), who offends, who chooses, and its options. A ruling is `{\"id\": 3, \"option\": ..., "
         "...arguments}`; an argument the option does not take, or a required one missing, is refused "
         "(HTTP 422 from the web API, or a rejected action at the table).",

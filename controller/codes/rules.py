@@ -14,7 +14,7 @@ __all__ = ["BRIDGE1905_RULES", "DUPLICATE2017_RULES", "DUPLICATE_RULES", "RUBBER
 
 @dataclass(frozen=True, slots=True)
 class RulesOfCode:
-    """The rectifications that differ between the codes (LAWS.md Part 2 §2), as plain values.
+    """The rectifications that differ between the codes (docs/irregularities.md, the codes of laws), as plain values.
 
     Each code carries one; the table never asks which code it plays.
     """
@@ -107,7 +107,7 @@ DUPLICATE2017_RULES = RulesOfCode(
     purposeful_change_restricts_lead=True, play_at_rho_turn_checked=True,
     both_sides_revokes_on_one_trick_corrected=True, revoke_established_at_full_agreement=True)
 """The 2017 Laws (WBF; ACBL from Sept 2017): 37A keeps only the offender's own bar, 37B bars both,
-53A no acceptance at trick 13, and the rules above (LAWS2017.md section 2)."""
+53A no acceptance at trick 13, and the rules above (docs/irregularities.md, the codes of laws)."""
 BRIDGE1905_RULES = RulesOfCode(duplicated_boards=False, condoned_barred_call_bars_partner=False,
                                lead_options_drop_suits_bid_legally=False,
                                lead_options_after_repeated_denomination=False, revoke_penalty="w87",

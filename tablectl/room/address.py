@@ -1,4 +1,4 @@
-"""The address of a club room and its MQTT topic tree (DESIGN.md, the club room), pure.
+"""The address of a club room and its MQTT topic tree (docs/room-protocol.md), pure.
 
 A room is addressed as ``mqtt://[USER[:PASSWORD]@]HOST[:PORT]/CLUB`` (port 1883 by default;
 ``mqtts://`` for TLS, port 8883). With TLS, ``?ca=FILE`` names the certificate (or CA) to check

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tablectl.corpus import corpus_dir
 from tests.web_ui.test_browser import ARGS, CHROMIUM, _free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,7 +24,7 @@ PIN = "8642"
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
                        reason="no /usr/bin/chromium (make installs it)"),
-    pytest.mark.skipif(not (Path(os.environ.get("BRIDGE_CORPUS", ROOT.parent / "shared" / "corpus"))).is_dir(),
+    pytest.mark.skipif(not (corpus_dir()).is_dir(),
                        reason="the corpus is not beside the repo (BRIDGE_CORPUS)"),
 ]
 
@@ -31,7 +32,7 @@ pytestmark = [
 @pytest.fixture
 def demo(tmp_path: Path) -> Iterator[str]:
     port = _free_port()
-    corpus = os.environ.get("BRIDGE_CORPUS", str(ROOT.parent / "shared" / "corpus"))
+    corpus = str(corpus_dir())
     env = dict(os.environ, PYTHONUNBUFFERED="1", BRIDGE_CORPUS=corpus)
     proc = subprocess.Popen(
         [sys.executable, "-m", "tablectl", "demo", "--port", str(port), "--data-dir", str(tmp_path),
