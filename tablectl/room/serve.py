@@ -26,14 +26,17 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.errors import BridgeTableError
 from drivers import addresses
 from drivers.config import hash_pin, verify_pin
 from tablectl.room.address import ClubAddress, valid_name
 
-__all__ = ["add_commands", "add_link_options", "open_link"]
+if TYPE_CHECKING:
+    from tablectl.webserver import ServerOptions
+
+__all__ = ["add_commands", "add_link_options", "console_options", "open_link"]
 
 log = logging.getLogger("tablectl")
 
@@ -97,6 +100,13 @@ def _serve_console(console: Any, pin_hash: str, options: Any, club: str, link_ke
     return 0
 
 
+def console_options(args: argparse.Namespace) -> ServerOptions:
+    """Where and how ``tablectl console`` serves its page: the command line, else the console's
+    port (``drivers.addresses.CONSOLE_PORT``) on this machine; ValueError as ``server_options``."""
+    from tablectl.serve import server_options
+    return dataclasses.replace(server_options(args, None), port=args.port or CONSOLE_PORT, graceful=3.0)
+
+
 def _table_urls(pairs: list[str] | None) -> dict[str, str]:
     """``--table-url ID=URL`` options as a map; ValueError naming a malformed one."""
     urls: dict[str, str] = {}
@@ -124,11 +134,11 @@ def _cmd_console(args: argparse.Namespace) -> int:
     except (BridgeTableError, ValueError) as exc:
         print(f"tablectl console: {exc}", file=sys.stderr)
         return 2
-    from tablectl.serve import check_server, server_options, show_pin
+    from tablectl.serve import check_server, show_pin
     from web_ui.arbiter_link import load_key
 
     try:
-        options = dataclasses.replace(server_options(args, None), port=args.port or CONSOLE_PORT, graceful=3.0)
+        options = console_options(args)
         check_server(options)
         link_key, table_urls = load_key(args.arbiter_link_key_file), _table_urls(args.table_url)
         pin, made_up = _the_pin(args)
