@@ -98,7 +98,7 @@ _NO_SEAT = ("board", "ruling", "adjust", "undo_ruling")
 
 
 class ActionBody(_Strict):
-    """One table-log action (README "The table log"), for manual entries and corrections.
+    """One table-log action (docs/table-log.md), for manual entries and corrections.
 
     Exactly one action key: e.g. ``{"seat": "S", "play": "SK"}``, ``{"seat": "W", "play": "SK",
     "deemed": true}``, ``{"seat": "N", "designate": "S7"}``, ``{"seat": "E", "expose": "HK"}``,
