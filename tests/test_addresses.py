@@ -162,3 +162,50 @@ def test_the_addresses_page_names_every_port_of_the_code() -> None:
     for name in addresses.__all__:
         value = getattr(addresses, name)
         assert str(value) in page, f"docs/addresses.md does not say {name} = {value}"
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    return next((dict(a.choices) for a in parser._actions if isinstance(a, argparse._SubParsersAction)), {})
+
+
+def _options(words: list[str]) -> tuple[str, set[str]] | None:
+    """The command named by ``words`` (``room demo``) and the options its parser takes."""
+    parser, named = build_parser(), []
+    for word in words:
+        sub = _subparsers(parser)
+        if word not in sub:
+            break
+        parser, named = sub[word], [*named, word]
+    if not named:
+        return None
+    return " ".join(named), {o for a in parser._actions for o in a.option_strings}
+
+
+COMMAND_LINE = re.compile(r"tablectl((?: [a-z][a-z-]*)+)(.*)")
+
+
+def command_options_in(text: str) -> list[str]:
+    """Every ``--option`` the text gives a ``tablectl`` command that the command does not take."""
+    problems = []
+    for line in text.splitlines():
+        for m in COMMAND_LINE.finditer(line):
+            found = _options(m.group(1).split())
+            if found is None:
+                continue
+            command, options = found
+            for option in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", m.group(2).split("#")[0].split("`")[0]):
+                if option not in options:
+                    problems.append(f"tablectl {command} has no {option}: {line.strip()}")
+    return problems
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_option_the_docs_give_a_command_is_one_it_takes(doc: Path) -> None:
+    problems = command_options_in(doc.read_text(encoding="utf-8"))
+    assert not problems, f"{doc.relative_to(ROOT)}:\n" + "\n".join(problems)
+
+
+def test_the_options_check_catches_an_option_a_command_does_not_take() -> None:
+    assert command_options_in(".venv/bin/tablectl console --club URL --tables 4")
+    assert command_options_in("tablectl room demo --tabels 4")
+    assert not command_options_in("tablectl room demo --tables 4 --port 8100  # the --verbose flag")
