@@ -510,7 +510,7 @@ def revoke_outcomes(play: Play, revokes: Iterable[RevokeRecord], penalty: str, b
     """Tricks each side (NS, EW) gives up for its established revokes, notes for the arbiter,
     and what decided each established revoke (its ``source`` and one of ``REVOKE_OUTCOMES``).
 
-    Law 64 (D 2008 as 002 states it; R 64A-C, the same numbers): if the revoker won the
+    Law 64 (D 2008 as Duplicate Decisions states it; R 64A-C, the same numbers): if the revoker won the
     revoke trick, one trick plus one more if his side won any later trick (D 64A1, R 64A);
     otherwise one trick if his side won that or a later trick (D 64A2; R 64B when partner
     won it, 64C when the non-offenders did); never more than his side won from the revoke

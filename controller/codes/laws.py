@@ -66,7 +66,7 @@ DUPLICATE_LAWS: dict[str, str] = {
     "simultaneous_leads_by_defenders": "58A, 57, 50",
     "fifth_card_on_trick": "45E, 67",
     "failure_to_comply_with_restriction": "59, 61",
-    # revokes, by what decided each (Laws 61-64; D 2008 as 002 states Laws 62-64): the report
+    # revokes, by what decided each (Laws 61-64; D 2008 as Duplicate Decisions states Laws 62-64): the report
     # cites the exact law, never the range 61-64 (controller.rulings.REVOKE_OUTCOMES)
     "revoke_twelfth_trick": "62D",
     "revoke_faced_card": "64B3",

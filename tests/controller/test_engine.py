@@ -98,7 +98,7 @@ def test_a_refused_ruling_changes_nothing_and_no_later_read_is_a_new_irregularit
 
 
 def test_a_penalty_card_left_on_the_play_zone_is_not_led_again_at_each_read_law_56() -> None:
-    """Law 56 (Duplicate Decisions, DD 56; 000, R 56): a lead out of turn refused becomes a major penalty card
+    """Law 56 (DD 56; Laws of Rubber Bridge 2014, R 56): a lead out of turn refused becomes a major penalty card
     and stays face up; a reader reading it again is not a new lead. Once lifted and put down
     again on the play zone, it is played (here as the proper lead, after declarer's option)."""
     table = _Table()
