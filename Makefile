@@ -3,8 +3,6 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-CORPUS ?= $(abspath ../shared/corpus)
-export BRIDGE_CORPUS ?= $(CORPUS)
 
 .PHONY: setup lock browser mosquitto run run-table test lint bench diagrams screenshots clean
 

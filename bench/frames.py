@@ -1,7 +1,7 @@
 """Seat-unit link benchmark: codec throughput, raw frame -> raw event, raw frame -> table action.
 
 Run with ``.venv/bin/python bench/frames.py [--codec-frames N] [--latency-frames N]
-[--boards N]``. Prints the figures and asserts nothing (DESIGN.md "Targets": raw sensor
+[--boards N]``. Prints the figures and asserts nothing (docs/targets.md: raw sensor
 event -> controller state under 50 us median and 500 us p99; the whole serial frame ->
 WebSocket path under 20 ms at p99 with four seats sending at once).
 

@@ -6,7 +6,7 @@ one input: one ``EventStore.append`` of an input row and a derived row (SQLite, 
 ``synchronous=FULL``: an fsync of the WAL), then, with the mark, the ``.hwm`` slot written
 in place and ``fdatasync``-ed. The two kinds of commit alternate, so that the disk's
 mood does not favour one. Then the ``PASSIVE`` checkpoint the runtime makes at a board's end,
-after a board's worth of commits. Prints the figures; asserts nothing (DESIGN.md "Targets":
+after a board's worth of commits. Prints the figures; asserts nothing (docs/targets.md:
 frame to page p99 under 20 ms).
 """
 

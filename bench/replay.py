@@ -1,7 +1,7 @@
 """Replay benchmark: ``tablectl replay`` against endplay on the same PBN file, then in-process figures.
 
 Run with ``make bench`` (or ``.venv/bin/python bench/replay.py [--quick] [--runs N] [CORPUS_DIR]``).
-Prints the figures and the targets; asserts nothing. The targets (DESIGN.md, issue 13):
+Prints the figures and the targets; asserts nothing. The targets (docs/targets.md):
 
 - replay of the real-record corpus, every legality check made, at least twice as fast as endplay
   reading and scoring the same PBN file (endplay checks nothing), measured in the same run;
@@ -39,6 +39,7 @@ from controller.records import lin, pbn
 from controller.records.model import BoardRecord
 from controller.replay import record_actions, replay_records
 from controller.table import Phase, TableState, step
+from tablectl.corpus import corpus_dir
 
 BIN = Path(sys.executable).parent
 ENDPLAY_SIDE = Path(__file__).with_name("_endplay_side.py")
@@ -367,7 +368,7 @@ def in_process(root: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("corpus", nargs="?", default=os.environ.get("BRIDGE_CORPUS", "../shared/corpus"))
+    parser.add_argument("corpus", nargs="?", default=str(corpus_dir()))
     parser.add_argument("--quick", action="store_true", help="1x and 4x only (for development)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each measurement, the best kept (3)")
     args = parser.parse_args()

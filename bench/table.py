@@ -1,7 +1,7 @@
 """The running table, end to end: raw serial frame into a pty -> WebSocket message at a client.
 
 Run with ``.venv/bin/python bench/table.py [--boards N] [--idle SECONDS]``. Prints the
-figures and asserts nothing (DESIGN.md "Targets": serial frame -> WebSocket message p99
+figures and asserts nothing (docs/targets.md: serial frame -> WebSocket message p99
 under 20 ms with four seats sending at once; resident memory under 80 MB; idle CPU near
 zero).
 

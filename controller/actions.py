@@ -1,7 +1,7 @@
 """Table actions: what happened at the table, one immutable value each (the table log's lines).
 
 Every action carries ``t``, seconds since the session started (the sensing layer's clock).
-The JSON form of each is documented in README.md ("The table log") and read and written
+The JSON form of each is documented in docs/table-log.md and read and written
 by ``controller.records.tablelog``.
 """
 

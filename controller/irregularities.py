@@ -1,4 +1,4 @@
-"""The irregularity record of LAWS.md Part 1 and the small pure detectors of the auction and play.
+"""The irregularity record of docs/irregularities.md and the small pure detectors of the auction and play.
 
 Each detector looks at the state and one action and returns the situation it sees, or
 None; ``table.step`` turns a situation into an ``Irregularity`` with the law of the code
@@ -64,7 +64,7 @@ class Irregularity:
     notify: str = "arbiter"
 
     def as_dict(self) -> dict[str, object]:
-        """The JSON form of the replay contract (DESIGN.md)."""
+        """The JSON form of the replay report (docs/replay-report.md)."""
         return {
             "id": self.id, "kind": self.kind, "situation": self.situation, "law": self.law,
             "offender": None if self.offender is None else str(self.offender),
@@ -77,7 +77,7 @@ class Irregularity:
 
 
 OPTIONS: dict[str, tuple[str, ...]] = {k.name: k.options for k in catalogue.kinds()}
-"""The option codes LAWS.md Part 1 lists per kind (``controller.catalogue``; what the table offers
+"""The option codes docs/irregularities.md lists per kind (``controller.catalogue``; what the table offers
 is each situation's own list, ``SITUATION_OPTIONS``)."""
 
 SITUATION_OPTIONS: dict[str, tuple[str, ...]] = {s.name: s.option_codes for s in catalogue.situations()}

@@ -1,6 +1,6 @@
 """Replay table logs and board records through the table and report them (``tablectl replay``).
 
-The report is the DESIGN.md contract: ``{"session": {...}, "boards": [...]}``, one board
+The report is the contract of docs/replay-report.md: ``{"session": {...}, "boards": [...]}``, one board
 entry per record of the input, in input order; a record that cannot be replayed still
 gets its entry, with an ``error`` that says why.
 
@@ -53,7 +53,7 @@ class ReplayReport:
 
 
 def outcome_json(outcome: BoardOutcome, state: TableState) -> dict[str, Any]:
-    """The contract fields of one finished board (DESIGN.md, ``tablectl replay --json``)."""
+    """The contract fields of one finished board (docs/replay-report.md)."""
     b = outcome.board
     contract = b.contract
     play = b.play.played_cards() if b.play is not None else ()

@@ -71,7 +71,7 @@ __all__ = [
     "take_back",
 ]
 
-# Obligation kinds (LAWS.md §0.5); the last four are waiting states of a rectification.
+# Obligation kinds (docs/irregularities.md); the last four are waiting states of a rectification.
 PASS_ONCE = "pass_once"
 PASS_ALL = "pass_all"
 NO_X_NOW = "no_double_now"
@@ -152,7 +152,7 @@ NOTIFY_LEVELS = ("log", "arbiter", "table")
 
 @dataclass(frozen=True, slots=True)
 class Policy:
-    """The club's choices the Laws leave open (LAWS.md Part 1 §2), read from table settings.
+    """The club's choices the Laws leave open (docs/irregularities.md, club settings), read from table settings.
 
     - ``notify``: per irregularity kind, who is told at once: ``log`` (kept, shown when the
       arbiter is called), ``arbiter`` (the default) or ``table``; key ``notify`` in the
@@ -311,7 +311,7 @@ def lead_ban_suits(auction: Auction, offender: Seat) -> tuple[Suit, ...]:
 def lead_suits_of(call: Call) -> tuple[Suit, ...]:
     """The suits a withdrawn call names, for Law 26 (none for NT, pass, double, redouble).
 
-    The arbiter may edit them for artificial calls (LAWS.md §1.H.2).
+    The arbiter may edit them for artificial calls (Law 26).
     """
     if call.kind is CallKind.BID and call.denomination is not None and call.denomination.trump is not None:
         return (call.denomination.trump,)
@@ -479,7 +479,7 @@ def take_back(play: Play, count: int) -> tuple[Play, tuple[tuple[Seat, Card], ..
 # --- revoke transfers ---------------------------------------------------------------------------
 
 def _won_from(play: Play, side: Side, trick: int, claimed: Mapping[Side, int]) -> int:
-    """Tricks ``side`` won from trick number ``trick`` on, tricks claimed included (LAWS.md §1.H.4)."""
+    """Tricks ``side`` won from trick number ``trick`` on, tricks claimed included (Laws 61-64)."""
     n = sum(1 for i, t in enumerate(play.tricks, 1)
             if i >= trick and t.winner is not None and t.winner.side is side)
     return n + claimed.get(side, 0)
@@ -510,7 +510,7 @@ def revoke_outcomes(play: Play, revokes: Iterable[RevokeRecord], penalty: str, b
     """Tricks each side (NS, EW) gives up for its established revokes, notes for the arbiter,
     and what decided each established revoke (its ``source`` and one of ``REVOKE_OUTCOMES``).
 
-    Law 64 (D 2008 as 002 states it; R 64A-C, the same numbers): if the revoker won the
+    Law 64 (D 2008 as Duplicate Decisions states it; R 64A-C, the same numbers): if the revoker won the
     revoke trick, one trick plus one more if his side won any later trick (D 64A1, R 64A);
     otherwise one trick if his side won that or a later trick (D 64A2; R 64B when partner
     won it, 64C when the non-offenders did); never more than his side won from the revoke

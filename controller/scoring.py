@@ -1,7 +1,7 @@
 """Scoring as small named pure functions (Law 81 of rubber bridge; duplicate Law 77).
 
-The numbers are those of LAWS.md Part 2 §3; the duplicate-only premiums (partscore 50,
-game 300/500) come from the official Law 77 table, which the duplicate sources do not print.
+The numbers are those of the codes' scoring laws (R 72-74, 81; D 77; W 2-11); the duplicate-only
+premiums (partscore 50, game 300/500) come from the official Law 77 table, which the duplicate sources do not print.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def slam_premium(contract: Contract, vulnerable: bool) -> int:
 
 
 def undertrick_penalty(down: int, doubled: int, vulnerable: bool) -> int:
-    """Points to the defenders for ``down`` undertricks (Law 81; LAWS.md §3.2 table)."""
+    """Points to the defenders for ``down`` undertricks (Law 81; D 77)."""
     if down <= 0:
         return 0
     if doubled == 0:

@@ -5,7 +5,7 @@ alerts, the skip-bid wait) and its export, which must agree with each other.
 
 A change of tempo is not in itself an infraction (Law 73 / R Proprieties 2); an
 unmistakable hesitation or unusual speed is unauthorized information for partner
-(Law 16). What a timing record can give the arbiter is the fact (LAWS.md §4.2): how long
+(Law 16). What a timing record can give the arbiter is the fact (Laws 16, 73): how long
 a player thought, against his own pace for the same kind of act. These functions only
 say what the clock shows, never a verdict, and what they say is for the arbiter's eyes
 only: think times shown at the table would themselves pass information.
@@ -58,7 +58,7 @@ class TempoSettingsError(BridgeTableError, ValueError):
 
 
 class ActKind(StrEnum):
-    """What a think was over: a call or a card. Each has its own pace (LAWS.md §4.2)."""
+    """What a think was over: a call or a card. Each has its own pace (Laws 16, 73)."""
 
     CALL = "call"
     CARD = "card"
@@ -250,7 +250,7 @@ _DEFAULTS = TempoSettings()
 def think_time(previous_t: float, t: float, pauses: Sequence[tuple[float, float]] = ()) -> float:
     """The think time of an act at ``t``: seconds since the previous act at the table at ``previous_t``.
 
-    Time inside ``pauses`` (``(from, to)`` intervals, e.g. an arbiter call: LAWS.md §4.2
+    Time inside ``pauses`` (``(from, to)`` intervals, e.g. an arbiter call: Laws 16, 73
     asks that timers stop then) is left out. An act recorded before the previous one
     (simultaneous acts, Laws 33 and 58, ordered within the clock's accuracy) counts as no
     thought: 0.
@@ -333,7 +333,7 @@ class Pace:
         return statistics.median(times) if times else None
 
     def spread(self, seat: Seat, kind: ActKind) -> tuple[float, float] | None:
-        """The lower and upper quartile of the kept think times (LAWS.md §4.2 "median and spread")."""
+        """The lower and upper quartile of the kept think times (Laws 16, 73 "median and spread")."""
         times = self.times(seat, kind)
         if not times:
             return None
@@ -354,7 +354,7 @@ def record_think(pace: Pace, seat: Seat, kind: ActKind, seconds: float, *,
                  after_skip_bid: bool = False) -> Pace:
     """The pace after a think, leaving out a call made right after an opponent's skip bid.
 
-    Required skip-bid waits must be kept out of hesitation statistics (LAWS.md §4.2): the
+    Required skip-bid waits must be kept out of hesitation statistics (Laws 16, 73): the
     wait hides how long the player really thought, so such a call says nothing about his
     pace. Call ``hesitation`` first, with the pace before this think.
     """

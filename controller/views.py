@@ -22,7 +22,7 @@ may describe a concealed hand), never a tempo irregularity (Laws 16, 73: the arb
 business), and only once the table knows of it: the club told the table (``notify`` is
 ``table``), the table waits for it (its call or card is held aside, or a claim), or it is
 settled. An irregularity nobody has noticed (a revoke before it is established) stays with
-the arbiter: telling the table would change the game (LAWS.md Part 1 §2). Whole deals,
+the arbiter: telling the table would change the game (docs/irregularities.md, club settings). Whole deals,
 hands, legal cards, think times and claim statements are the arbiter's only.
 
 **Arbiter** (``arbiter_view``) sees everything: the deal and the hands remaining, the
@@ -160,7 +160,7 @@ def _public_ruling(irr: Irregularity) -> Json | None:
 
 
 def _kind_title(kind: str) -> str:
-    """The kind's plain title (LAWS.md Part 1, ``controller.catalogue``): "Penalty card"."""
+    """The kind's plain title (docs/irregularities.md, ``controller.catalogue``): "Penalty card"."""
     found = catalogue.kind_named(kind)
     return found.title if found is not None else kind.replace("_", " ")
 

@@ -20,8 +20,8 @@ listens. Example (every key but ``table.name`` is optional)::
 
     [listen]
     host = "0.0.0.0"
-    port = 8443
-    tls_cert = "table.crt"             # HTTPS (needed beyond localhost): hardware/deploy/README.md
+    port = 8000                        # drivers.addresses.TABLE_PORT, the default
+    tls_cert = "table.crt"             # HTTPS (needed beyond localhost): docs/install.md
     tls_key = "table.key"
     hosts = ["table-3.local", "192.168.1.23"]   # the names the pages answer to (and localhost)
     proxies = []                       # reverse proxies whose X-Forwarded-For is believed
@@ -78,6 +78,7 @@ from urllib.parse import parse_qs, parse_qsl, urlencode
 from controller.errors import BridgeTableError
 from controller.sensing import deck as deck_file
 from controller.sensing.deck import DeckError, DeckRegistry
+from drivers.addresses import LOCAL_HOST, TABLE_PORT
 
 __all__ = [
     "BIDDING_BOX_SLOTS",
@@ -234,8 +235,8 @@ class Listen:
     localhost and ``host``; ``proxies`` the reverse proxies whose ``X-Forwarded-For`` is believed
     (none by default: every client is its TCP peer)."""
 
-    host: str = "127.0.0.1"
-    port: int = 8000
+    host: str = LOCAL_HOST
+    port: int = TABLE_PORT
     proxies: tuple[str, ...] = ()
     tls_cert: Path | None = None
     tls_key: Path | None = None
@@ -435,8 +436,8 @@ def loads(text: str, path: str | Path = "<string>") -> TableConfig:
     if (tls_cert is None) != (tls_key is None):
         raise listen_table.fail("tls_key" if tls_key is None else "tls_cert",
                                 "is needed too: HTTPS takes tls_cert and tls_key together")
-    listen = Listen(host=listen_table.string("host", "127.0.0.1") or "127.0.0.1",
-                    port=listen_table.integer("port", 8000, 1, 65535),
+    listen = Listen(host=listen_table.string("host", LOCAL_HOST) or LOCAL_HOST,
+                    port=listen_table.integer("port", TABLE_PORT, 1, 65535),
                     proxies=listen_table.strings("proxies"),
                     tls_cert=None if tls_cert is None else base / tls_cert,
                     tls_key=None if tls_key is None else base / tls_key,

@@ -1,6 +1,6 @@
 """Seat-unit backend: one RP2040 seat unit over USB serial as an ``EventSource`` and ``Indicator``.
 
-DESIGN.md "The table" (reference wiring: one seat unit per seat, ``firmware_bridge``
+hardware/README.md (reference wiring: one seat unit per seat, ``firmware_bridge``
 protocol over pyserial) and "Raw sensor events". The unit sends whole ``State`` snapshots;
 this backend diffs successive snapshots into raw sensor events, so a lost frame heals with
 the next snapshot instead of losing an event:

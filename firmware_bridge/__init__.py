@@ -1,4 +1,4 @@
-"""The Pi <-> seat-unit link (DESIGN.md "Architecture": frames, codec, seat firmware, pty emulator).
+"""The Pi <-> seat-unit link (docs/architecture.md: frames, codec, seat firmware, pty emulator).
 
 - ``PROTOCOL.md``: the wire protocol, byte by byte;
 - ``codec``: COBS + CRC-16 frames and the resynchronising ``FrameDecoder``;

@@ -1,7 +1,7 @@
 """Frames of the Pi <-> seat-unit link: COBS, CRC-16/CCITT-FALSE and a resynchronising decoder.
 
-Pure and byte-oriented (DESIGN.md "Architecture": ``firmware_bridge`` holds frames and codec;
-STYLE.md "Wire protocols are pure byte-in/bytes-out classes"). The layout is specified in
+Pure and byte-oriented (docs/architecture.md: ``firmware_bridge`` holds frames and codec;
+a wire protocol is a pure bytes-in/bytes-out class). The layout is specified in
 ``firmware_bridge/PROTOCOL.md``: a frame is ``version type seq(2) length(2) payload crc(2)``,
 big-endian, COBS-encoded and sent as ``00 <block> 00``. The seat firmware carries its own
 copy of this codec (``firmware/seatfw/wire.py``), since it may import none of our packages;

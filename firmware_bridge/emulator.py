@@ -2,7 +2,7 @@
 
 The same firmware logic as on the RP2040 (``firmware/seatfw``, built by ``board.build``
 on ``sim_machine``) runs in a thread and talks over a pty, so the Pi side opens the pty's
-path with real pyserial (STYLE.md "Tests": a pseudo-terminal for serial). The path is a
+path with real pyserial (a pseudo-terminal stands in for the serial port). The path is a
 stable symbolic link to the current pty, like ``/dev/serial/by-id/...`` for a real unit:
 ``unplug`` removes it and closes the pty, ``replug`` makes a new pty, points the link at
 it and boots the firmware afresh (a USB-powered unit reboots when replugged).
@@ -12,7 +12,7 @@ firmware then walks its pads, and ``put(uid, "spread")`` lays the card on a pad 
 pad with room for two cards, or the one named by ``pad=``). Without it the spread reader
 has one antenna and reads every card put on it.
 
-Verbs for physical acts (STYLE.md "Drivers"): ``put(uid, zone)``, ``remove(uid, zone)``,
+Verbs for physical acts: ``put(uid, zone)``, ``remove(uid, zone)``,
 ``pull(slot)``, ``put_back(slot)``, ``press()``, ``fail(zone)``, ``recover(zone)``,
 ``unplug()``, ``replug()``, ``inject_garbage(bytes)``. The bidding box starts tidy: every
 card in its slot.

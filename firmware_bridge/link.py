@@ -2,7 +2,7 @@
 
 ``SeatLink`` owns a pyserial port opened with ``serial.serial_for_url`` (so ``/dev/ttyACM0``,
 a pty path, ``loop://`` and ``socket://`` all work) and a reader thread that only reads,
-frames and decodes (STYLE.md "Drivers"; pyserial's ``serial.threaded`` is the model):
+frames and decodes (pyserial's ``serial.threaded`` is the model):
 
 - it survives unplug and replug: a port error reports the link down, closes the port and
   retries opening it with exponential backoff, through an injected ``wait``;
@@ -13,7 +13,7 @@ frames and decodes (STYLE.md "Drivers"; pyserial's ``serial.threaded`` is the mo
 - the link is up once the unit's ``Hello`` has arrived, and down when the port fails or
   nothing has arrived for three heartbeat periods.
 
-The clock is injected; all times reported are from it (DESIGN.md "Raw sensor events").
+The clock is injected; all times reported are from it (docs/architecture.md, raw sensor events).
 Callbacks run on the reader thread and must not block.
 """
 

@@ -4,7 +4,7 @@ Layouts are those of ``firmware_bridge/PROTOCOL.md`` ("Messages"); multi-byte in
 big-endian. Seat units send ``Hello``, ``State``, ``Heartbeat`` and ``Ack``; the host sends
 ``Led``, ``Buzzer`` and ``SnapshotRequest``. A ``State`` is a whole snapshot of the seat
 (bidding-box slots, tags per reader, button, LED), so one lost frame heals with the next
-(DESIGN.md "Raw sensor events": readers repeat reads, contacts bounce).
+(docs/architecture.md, raw sensor events: readers repeat reads, contacts bounce).
 """
 
 from __future__ import annotations

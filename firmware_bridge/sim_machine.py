@@ -1,8 +1,8 @@
 """A simulated RP2040 ``machine`` module with the seat unit's parts wired to it.
 
 The seat firmware (``firmware/seatfw``) runs unchanged under CPython against this module,
-in the tests and in the emulator (STYLE.md "Drivers": a simulator ships with the
-package; gpiozero's mock pin factory is the model). ``SimMachine(board)`` quacks like
+in the tests and in the emulator (a simulator ships with the package; gpiozero's
+mock pin factory is the model). ``SimMachine(board)`` quacks like
 ``machine``: ``Pin``, ``SPI``, ``unique_id``. Parts attach to a ``SimBoard``:
 
 - ``SimContactMatrix``: contacts between open-drain rows and pulled-up columns, with or

@@ -48,7 +48,6 @@ and the seed, so an interrupted demo finishes its boards as an uninterrupted one
 from __future__ import annotations
 
 import logging
-import os
 import random
 import threading
 import time
@@ -66,6 +65,7 @@ from controller.seats import SEATS, Seat
 from controller.sensing.translate import SLOTS
 from controller.table import BoardState, Phase, TableState
 from drivers.sim import SimTable
+from tablectl import corpus
 from tablectl.runtime import TableRuntime
 from web_ui.service import Snapshot
 
@@ -96,15 +96,8 @@ _SYNC_TIMEOUT = 30.0
 
 
 def corpus_dir() -> Path:
-    """The real-record corpus: ``$BRIDGE_CORPUS``, else ``../shared/corpus`` beside the checkout."""
-    env = os.environ.get("BRIDGE_CORPUS")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve().parents[1]
-    for candidate in (here.parent / "shared" / "corpus", Path("../shared/corpus")):
-        if candidate.is_dir():
-            return candidate
-    return here.parent / "shared" / "corpus"
+    """The real-record corpus (``tablectl.corpus``: ``$BRIDGE_CORPUS``, else its default)."""
+    return corpus.corpus_dir()
 
 
 def corpus_file(name: str | None = None) -> Path:

@@ -6,7 +6,6 @@ import argparse
 import contextlib
 import gc
 import json
-import os
 import sys
 import time
 from collections.abc import Iterator
@@ -24,6 +23,7 @@ from controller.replay import (
     replay_records,
     table_report,
 )
+from tablectl.corpus import corpus_dir
 from tablectl.replaytext import summary
 
 if TYPE_CHECKING:
@@ -282,7 +282,7 @@ def _replay_one_record(path: Path, number: int) -> ReplayReport:
 
 def _cmd_demo_replay(args: argparse.Namespace) -> int:
     """Replay one real board from the corpus and print its record and score (``make run``)."""
-    corpus = Path(os.environ.get("BRIDGE_CORPUS", "../shared/corpus"))
+    corpus = corpus_dir()
     path = corpus / "pbntools_bbo_online" / "test_6_bbo_skyclub_20130810" / \
         "sky_club_2196_pairs_sky_club_jackpot_2000.pbn"
     if not path.is_file():
@@ -304,7 +304,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p = sub.add_parser("replay", help="replay a table log (.jsonl), a table's event log (table.sqlite), "
                        "PBN or LIN file")
     p.add_argument("file")
-    p.add_argument("--json", action="store_true", help="print the JSON report (DESIGN.md)")
+    p.add_argument("--json", action="store_true", help="print the JSON report (docs/replay-report.md)")
     p.add_argument("--compact", action="store_true", help="with --json: one line")
     p.add_argument("--jsonl", action="store_true", help="JSON Lines: one board per line as it is replayed, "
                    "then the session (for .pbn and .lin files)")

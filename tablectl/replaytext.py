@@ -5,7 +5,7 @@ declarer, the result and North-South's score), then, indented: what happened at 
 (each irregularity in plain words with its law and where it stands), what is wrong with the
 record itself (``record_faults``: its play contradicts its deal...), the replay's notes and
 where the record's own tags differ from the replay; a closing summary. Built from the JSON
-report alone (README, ``tablectl replay --json``): a pure function of it.
+report alone (docs/replay-report.md): a pure function of it.
 """
 
 from __future__ import annotations

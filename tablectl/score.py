@@ -4,7 +4,7 @@ Every board's matchpoints or IMPs and every pair's total, percentage and rank ar
 from the scores alone (``controller.fieldscore``), never from the MP, IMP, percentage, total
 or rank the file carries; ``--check`` compares them with what the file printed and lists
 every difference (exit 0 when all agree, 1 when some differ, 2 when the file is unusable).
-``--json`` prints DESIGN.md's "Field scoring" object. ``--pbn OUT`` and ``--usebio OUT`` also
+``--json`` prints the object of docs/field-scoring.md. ``--pbn OUT`` and ``--usebio OUT`` also
 write the scored events as PBN score tables and as USEBIO 1.2 (``controller.records``), every
 value the one computed here.
 """
@@ -72,7 +72,7 @@ def _r(value: float | None, places: int) -> float | None:
 
 
 def event_json(score: EventScore) -> dict[str, Any]:
-    """One event as DESIGN.md's "Field scoring" object (and, for teams, its ``matches``)."""
+    """One event as the object of docs/field-scoring.md (and, for teams, its ``matches``)."""
     event = score.event
     sections = any(r.section for r in event.results)
     boards = []
@@ -219,9 +219,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p = sub.add_parser("score", help="score a results file (PBN [ScoreTable]/[ScoreIMP] or USEBIO XML) "
                        "from its scores alone",
                        description="Compute every board's matchpoints or IMPs and every pair's total, percentage "
-                                   "and rank from the scores alone (DESIGN.md 'Field scoring').")
+                                   "and rank from the scores alone (docs/field-scoring.md).")
     p.add_argument("file", help="a PBN file with score tables or [ScoreIMP], or a USEBIO 1.2 XML file")
-    p.add_argument("--json", action="store_true", help="print the JSON object of DESIGN.md 'Field scoring'")
+    p.add_argument("--json", action="store_true", help="print the JSON object of docs/field-scoring.md")
     p.add_argument("--check", action="store_true",
                    help="compare with every value the file printed and list each difference "
                         "(exit 0: all agree, 1: some differ, 2: unusable file)")

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-CORPUS = Path(os.environ.get("BRIDGE_CORPUS")
-              or Path(__file__).resolve().parents[1].parent / "shared" / "corpus")
+from tablectl.corpus import corpus_dir
+
+CORPUS = corpus_dir()
+"""The optional real-record corpus (``tablectl.corpus``)."""
 
 
 def in_ci() -> bool:

@@ -1,4 +1,4 @@
-"""``tablectl replay``: the DESIGN.md contract, exit codes, progress and summaries."""
+"""``tablectl replay``: the contract of docs/replay-report.md, exit codes, progress and summaries."""
 
 from __future__ import annotations
 

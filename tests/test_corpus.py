@@ -1,6 +1,6 @@
 """The real-record corpus replays to what each record implies; every exception is explained.
 
-Counts refer to ../shared/corpus/SOURCES.md ("Quirks observed"). The replay trusts the
+Counts refer to the notes that come with the corpus ("Quirks observed"). The replay trusts the
 auction and the play over a record's own tags; where they differ the test accounts for each
 kind of difference by its documented cause. Run with ``-s`` to see the counts.
 """
@@ -200,7 +200,7 @@ def test_a_record_whose_play_contradicts_its_deal_is_a_faulty_record_not_an_irre
     """A record whose play credits a card to a seat that does not hold it is wrong itself: the
     table saw no irregularity (nothing of Law 13/14 happened at it), so the entry lists a
     record fault in words, keeps no irregularity, and takes the record's result as the
-    assigned one. Example3's garbled plays (SOURCES.md counts 3,640, five of them among its
+    assigned one. Example3's garbled plays (the corpus's notes count 3,640, five of them among its
     records with no auction, which are not replayed), shared_deals' 2, and the 4 EBL records
     whose declarer and dummy were swapped (^N/^E/^S/^W): their play is recorded from the
     other side."""

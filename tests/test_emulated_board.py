@@ -41,7 +41,7 @@ from firmware_bridge.firmware.seatfw.app import Config
 from tests.conftest import CORPUS, require_corpus
 from tests.firmware_bridge.conftest import FakeClock
 
-BOARD_FILE = CORPUS / "endplay_tests" / "example2.pbn"  # CORPUS: BRIDGE_CORPUS, or ../shared/corpus
+BOARD_FILE = CORPUS / "endplay_tests" / "example2.pbn"  # CORPUS: tablectl.corpus
 BOARD_INDEX = 184   # board 17: Pass Pass 1H Pass 1NT Pass 2D Pass 3D Pass 5D X Pass Pass Pass; 5DX by S, 11 tricks
 SCAN = 0.005        # the firmware's scan period: the step while a contact bounces
 STEP = 0.025        # the step while waiting for a unit to report (a contact debounces over 3 steps)

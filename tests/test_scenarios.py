@@ -1,7 +1,7 @@
 """The Laws from data: each file in ``tests/scenarios/`` is a table log and its expected outcome.
 
-A scenario names the catalogue row (LAWS.md Part 2), the law of each code and the seed
-file it comes from, the codes it runs under, the table log (without the session line,
+A scenario names the catalogue row (docs/situations.md), the law of each code and the book
+and law it comes from (``source``), the codes it runs under, the table log (without the session line,
 which the runner writes for each code with the scenario's settings) and what the
 ``tablectl replay --json`` report must contain. ``expect`` holds for every code;
 ``expect_by_code`` adds what differs between the codes. Matching is by subset: every key
@@ -79,13 +79,13 @@ def _merge(base: Any, extra: Any) -> Any:
     return extra
 
 
-def test_every_scenario_cites_its_law_and_seed() -> None:
+def test_every_scenario_cites_its_law_and_its_book() -> None:
     assert len(SCENARIOS) >= 1
     for path in SCENARIOS:
         spec = json.loads(path.read_text(encoding="utf-8"))
         assert spec.get("row"), f"{path.name}: no catalogue row"
         assert spec.get("laws"), f"{path.name}: no law cited"
-        assert spec.get("seed"), f"{path.name}: no seed file cited"
+        assert spec.get("source"), f"{path.name}: no source cited (book and law: 'Duplicate Decisions (Law 27)')"
         assert spec.get("expect") or spec.get("expect_by_code"), f"{path.name}: nothing expected"
 
 

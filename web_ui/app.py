@@ -136,7 +136,7 @@ def create_app(service: TableService, settings: WebSettings, *,
             await hub.stop()
 
     app = FastAPI(title=f"Bridge table: {settings.table_name}", version="1",
-                  description="The table's pages, public state, arbiter API and records (DESIGN.md, web UI).",
+                  description="The table's pages, public state, arbiter API and records (docs/web-api.md).",
                   lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.sessions = sessions
     jsonbody.install(app)  # first: the headers below go on its answers too
@@ -278,7 +278,7 @@ def create_app(service: TableService, settings: WebSettings, *,
         action = replace(action, t=0.0)
         return _submitted(await asyncio.to_thread(service.submit, action))
 
-    @arb.post("/rulings", response_model=SubmitResult, summary="Rule on an irregularity (LAWS.md Part 1)",
+    @arb.post("/rulings", response_model=SubmitResult, summary="Rule on an irregularity (docs/irregularities.md)",
               responses={**_401, **_403, **_409})
     async def post_ruling(body: RulingBody, _: Guarded) -> SubmitResult:
         return await submit({"ruling": body.model_dump(mode="json", exclude_none=True)})

@@ -37,7 +37,7 @@ SuitText = Literal["S", "H", "D", "C"]
 
 
 class RulingBody(_Strict):
-    """The arbiter's decision on an irregularity, as the table log's ``ruling`` (LAWS.md Part 1).
+    """The arbiter's decision on an irregularity, as the table log's ``ruling`` (docs/irregularities.md).
 
     ``id`` names the irregularity (none: the latest one awaiting a ruling); ``option`` is one
     of its option codes; the option's arguments go beside it, e.g. ``{"id": 2, "option":
@@ -98,7 +98,7 @@ _NO_SEAT = ("board", "ruling", "adjust", "undo_ruling")
 
 
 class ActionBody(_Strict):
-    """One table-log action (README "The table log"), for manual entries and corrections.
+    """One table-log action (docs/table-log.md), for manual entries and corrections.
 
     Exactly one action key: e.g. ``{"seat": "S", "play": "SK"}``, ``{"seat": "W", "play": "SK",
     "deemed": true}``, ``{"seat": "N", "designate": "S7"}``, ``{"seat": "E", "expose": "HK"}``,

@@ -1,6 +1,6 @@
-"""The catalogue of situations (LAWS.md Part 2) the table can see: one entry each, read by all.
+"""The catalogue of situations (docs/situations.md) the table can see: one entry each, read by all.
 
-Each ``Situation`` gives its kind (LAWS.md Part 1), its law in every code (read from the
+Each ``Situation`` gives its kind (docs/irregularities.md), its law in every code (read from the
 code modules, ``controller.codes``: the references live there once), who offends, who
 chooses (a role the table turns into a seat), and its options: each ``Option`` with the
 arguments a ruling on it takes (``Arg``: name, type, required, label, the choices the
@@ -73,7 +73,7 @@ CHOOSERS: dict[str, str] = {
     "maker": "the maker of the trump",
     "last_doubler": "the adversary who last doubled",
 }
-"""Who chooses among the options (LAWS.md Part 1 "chooser"), by role."""
+"""Who chooses among the options (docs/irregularities.md, "chooser"), by role."""
 
 PLACEHOLDERS: dict[str, str] = {
     "offender": "the offender",
@@ -200,7 +200,7 @@ class Option:
 
 @dataclass(frozen=True, slots=True)
 class Kind:
-    """An irregularity kind of LAWS.md Part 1: its plain title and the option codes Part 1 lists."""
+    """An irregularity kind of docs/irregularities.md: its plain title and the option codes Part 1 lists."""
 
     name: str
     title: str
@@ -209,7 +209,7 @@ class Kind:
 
 @dataclass(frozen=True, slots=True)
 class Situation:
-    """One catalogue row the table can see (LAWS.md Part 2).
+    """One catalogue row the table can see (docs/situations.md).
 
     ``kinds[0]`` is the kind it is reported under; a situation reported under the kind of
     another irregularity (a Law 26 lead option takes the kind of the call withdrawn) lists
@@ -376,7 +376,7 @@ def situations() -> tuple[Situation, ...]:
 
 
 def kinds() -> tuple[Kind, ...]:
-    """Every irregularity kind of LAWS.md Part 1 (and the 1905 declaration's)."""
+    """Every irregularity kind of docs/irregularities.md (and the 1905 declaration's)."""
     return tuple(_index()[1].values())
 
 

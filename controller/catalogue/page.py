@@ -1,4 +1,4 @@
-"""The catalogue as Markdown: ``docs/situations.md`` and the README's table of situations.
+"""The catalogue as Markdown: ``docs/situations.md`` and the table of situations of ``docs/irregularities.md``.
 
 Both are generated (``python -m controller.catalogue --markdown`` / ``--readme``) and a test
 compares the committed text with what the catalogue gives, so they cannot drift from it.
@@ -83,8 +83,9 @@ def markdown() -> str:
         "<!-- Generated from controller/catalogue by `python -m controller.catalogue --markdown > "
         "docs/situations.md`; do not edit: tests/controller/test_catalogue.py compares it. -->",
         "",
-        "Every irregularity the table raises is one of these situations (LAWS.md Part 2). Each has its "
-        "kind (LAWS.md Part 1), the law in each code (`controller/codes`: the letters differ between "
+        "Every irregularity the table raises is one of these situations. Each has its "
+        "kind ([irregularities.md](irregularities.md): the record, kinds and option codes), "
+        "the law in each code (`controller/codes`: the letters differ between "
         "codes), who offends, who chooses, and its options. A ruling is `{\"id\": 3, \"option\": ..., "
         "...arguments}`; an argument the option does not take, or a required one missing, is refused "
         "(HTTP 422 from the web API, or a rejected action at the table).",
@@ -108,10 +109,10 @@ def markdown() -> str:
     lines += ["", "## The situations", ""]
     for sit in situations():
         lines += _section(sit)
-    lines += ["## Kinds (LAWS.md Part 1)", "",
-              "The option codes Part 1 lists for each kind; the table offers each situation's own list above. "
-              "Part 1 codes that no situation the table detects offers are named in the last column.", "",
-              "| kind | in plain words | Part 1 options | offered by no situation |", "| --- | --- | --- | --- |"]
+    lines += ["## Kinds", "",
+              "The option codes of each kind; the table offers each situation's own list above. "
+              "A kind's codes that no situation the table detects offers are named in the last column.", "",
+              "| kind | in plain words | options of the kind | offered by no situation |", "| --- | --- | --- | --- |"]
     by_kind: dict[str, set[str]] = {}
     for sit in situations():
         for kind_name in sit.kinds:
@@ -131,7 +132,7 @@ def _first_law(sit: Situation) -> str:
 
 
 def readme_table() -> str:
-    """The README's table of situations: per kind, the situations the table detects and their
+    """The table of situations of ``docs/irregularities.md``: per kind, the situations the table detects and their
     options, between ``README_BEGIN`` and ``README_END``."""
     lines = [README_BEGIN, "",
              "| kind | situations (law: D duplicate 2008, else D17 duplicate 2017, R rubber, W 1905) | options |",
@@ -145,5 +146,5 @@ def readme_table() -> str:
         options = ", ".join(f"`{o}`" for o in dict.fromkeys(o for s in rows for o in s.option_codes))
         lines.append(f"| {kind_text} | {_cell(names)} | {options} |")
     lines += ["", "Every situation with its law in each code, who chooses and what each option does: "
-              "[docs/situations.md](docs/situations.md).", "", README_END]
+              "[situations.md](situations.md).", "", README_END]
     return "\n".join(lines)

@@ -67,7 +67,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("w_double_before_may_i_lead", "Double before \"May I lead?\"", ("stands", "cancel")),
     Kind("w_redouble_out_of_turn", "Double or redouble out of turn", ("stands", "cancel")),
 )
-"""The kinds of LAWS.md Part 1 with the option codes Part 1 lists for each (the situations
+"""The kinds of docs/irregularities.md with the option codes Part 1 lists for each (the situations
 below say which of them the table offers where)."""
 
 

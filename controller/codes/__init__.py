@@ -73,7 +73,7 @@ class Sheet:
 
 
 class Code(Protocol):
-    """A code of laws in force at a table (DESIGN.md "Codes")."""
+    """A code of laws in force at a table (docs/irregularities.md, the codes of laws)."""
 
     @property
     def name(self) -> str:
@@ -87,7 +87,7 @@ class Code(Protocol):
 
     @property
     def rules(self) -> RulesOfCode:
-        """The rectifications that differ between the codes (LAWS.md Part 2 §2)."""
+        """The rectifications that differ between the codes (docs/irregularities.md, the codes of laws)."""
         ...
 
     def law(self, situation: str) -> str:

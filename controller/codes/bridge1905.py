@@ -9,7 +9,7 @@ Scoring (W 1-11): each trick above six is worth 2 at spades, 4 clubs, 6 diamonds
 12 no trumps, doubled again by each doubling (W 4, 50); 30 points from tricks make a game,
 two games a rubber worth 100 (W 1, 2, 6, 11). Honours, chicane and slams are scored above
 the line and never doubled (W 5-10). The laws do not say which side scores the odd tricks;
-following LAWS.md §3.5 whichever side takes more than six tricks scores its tricks above six
+reading W 4 with W 89, whichever side takes more than six tricks scores its tricks above six
 at the value of the declaration (there are no undertrick penalties in this game).
 """
 
@@ -75,7 +75,7 @@ FIVE_HONOURS_DIVIDED_PROBABLE: tuple[int, int, int, int] = (10, 20, 30, 40)
 
 The W 6 table is garbled here: it repeats the "four in one hand" row (16, 32, 48, 64, and
 100 at no trumps, where only four aces exist). Every other honours row is a fixed multiple
-of the trick value, which puts this one at five times (LAWS.md §3.5, §3.6). A club that
+of the trick value, which puts this one at five times. A club that
 confirms the printed row passes ``FIVE_HONOURS_DIVIDED_PRINTED`` to ``Bridge1905``.
 """
 
@@ -90,7 +90,7 @@ W_ADVERSARY_NAMES_OR_PASSES_TRUMP = "w_adversary_names_or_passes_trump"
 W_DOUBLE_BEFORE_MAY_I_LEAD = "w_double_before_may_i_lead"
 W_REDOUBLE_OUT_OF_TURN = "w_redouble_out_of_turn"
 W_UNEXPECTED_ACT = "w_unexpected_act"
-"""Not a LAWS.md code: an act the laws give no meaning to (a declaration after the trump is
+"""Not a kind of docs/irregularities.md: an act the laws give no meaning to (a declaration after the trump is
 named, W 49; a double before it; anything once play may begin, W 57). It changes nothing."""
 
 BRIDGE1905_SCORE_LAWS: dict[str, str] = BRIDGE1905_LAWS | {
@@ -113,7 +113,7 @@ BRIDGE1905_SCORE_LAWS: dict[str, str] = BRIDGE1905_LAWS | {
     "trick_count_disagreement": "12",
     "score_arithmetic_error": "12, 13",
 }
-"""1905 references, with the declaring and doubling situations of LAWS.md §1.G."""
+"""1905 references, with the declaring and doubling situations of the 1905 game (W 45-57)."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -358,7 +358,7 @@ class DeclarationError(BridgeTableError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class DeclarationStep:
-    """The dialogue after one act, and the LAWS.md §1.G situation the act raised, if any."""
+    """The dialogue after one act, and the 1905 situation (W 45-57) the act raised, if any."""
 
     declaration: Declaration1905
     situation: str | None = None
@@ -459,10 +459,10 @@ class Declaration1905:
     # -- acts ------------------------------------------------------------------------
 
     def apply(self, seat: Seat, act: tuple[object, ...]) -> DeclarationStep:
-        """The dialogue after ``seat``'s ``act``, with the §1.G situation it raised, if any.
+        """The dialogue after ``seat``'s ``act``, with the 1905 situation (W 45-57) it raised, if any.
 
         An act by anyone while a ruling is pending accepts the irregular act (acceptance by
-        acting, LAWS.md Part 1 §2; W 46 says so of a trump named uninvited).
+        acting, docs/irregularities.md, club settings; W 46 says so of a trump named uninvited).
         """
         verb = act[0] if act else None
         base = self._settled()

@@ -1,6 +1,6 @@
-"""Law references per code for each irregularity kind and catalogue situation (LAWS.md Part 1).
+"""Law references per code for each irregularity kind and catalogue situation (docs/irregularities.md).
 
-Law letters differ between the codes for the same situation (LAWS.md Part 2 §2 row 4):
+Law letters differ between the codes for the same situation (docs/irregularities.md, the codes of laws):
 look a situation up in the table of the code in force, never share one number.
 """
 
@@ -31,7 +31,7 @@ DUPLICATE_LAWS: dict[str, str] = {
     "card_not_in_hand": "13, 14",
     "card_played_twice": "13, 14",
     "call_after_auction_closed": "39",
-    # the auction, row by row (LAWS.md 1.B): the letters differ from rubber's
+    # the auction, row by row (Laws 17-40): the letters differ from rubber's
     "pass_oor_before_any_bid": "30A",
     "pass_oor_rho_turn_after_bid": "30B1(a)",
     "pass_oor_partner_turn_after_bid": "30B1(b)",
@@ -49,7 +49,7 @@ DUPLICATE_LAWS: dict[str, str] = {
     "card_exposed_in_auction_honour_or_several": "24",
     "card_led_during_auction": "24",
     "lead_restriction_from_withdrawn_call": "26",
-    # the opening lead and the play (LAWS.md 1.C, 1.D)
+    # the opening lead and the play (Laws 41-67)
     "opening_lead_by_declaring_side": "24, 54",
     "opening_lead_face_down_out_of_turn": "41A, 47",
     "lead_from_wrong_hand_by_declarer": "55, 53",
@@ -66,7 +66,7 @@ DUPLICATE_LAWS: dict[str, str] = {
     "simultaneous_leads_by_defenders": "58A, 57, 50",
     "fifth_card_on_trick": "45E, 67",
     "failure_to_comply_with_restriction": "59, 61",
-    # revokes, by what decided each (LAWS.md 1.H.4; D 2008 as 002 states Laws 62-64): the report
+    # revokes, by what decided each (Laws 61-64; D 2008 as Duplicate Decisions states Laws 62-64): the report
     # cites the exact law, never the range 61-64 (controller.rulings.REVOKE_OUTCOMES)
     "revoke_twelfth_trick": "62D",
     "revoke_faced_card": "64B3",
@@ -146,7 +146,7 @@ RUBBER_LAWS: dict[str, str] = DUPLICATE_LAWS | {
 }
 
 DUPLICATE2017_LAWS: dict[str, str] = DUPLICATE_LAWS | {
-    # Laws of Duplicate Bridge 2017 (WBF; ACBL from 25 Sept 2017): LAWS2017.md sections 1 and 2
+    # Laws of Duplicate Bridge 2017 (WBF; ACBL from 25 Sept 2017): where its numbers differ
     "wrong_board": "7, 15, 17",
     "call_out_of_rotation": "23, 28-32",
     "insufficient_bid": "23, 27",

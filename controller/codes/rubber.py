@@ -50,7 +50,7 @@ RUBBER_SCORE_LAWS: dict[str, str] = RUBBER_LAWS | {
     "trick_count_disagreement": "76, 78",
     "score_arithmetic_error": "78",
 }
-"""Rubber references, with the scoring and dealing situations of LAWS.md §1.A and §1.F."""
+"""Rubber references, with the scoring and dealing situations (R 1-16, 72-84)."""
 
 CLUB_AMENDED_LAWS: tuple[int, ...] = (13, 14, 16, 21, 23, 25, 27, 29, 30, 31, 32, 36, 37, 38, 40,
                                       47, 55, 64, 69, 70)
@@ -261,7 +261,7 @@ class Rubber:
         """Close an unfinished rubber (Law 80): 300 for the only game, 100 for the only partscore.
 
         At one game all nobody gets the 300; when both sides have a partscore in the
-        unfinished game nobody gets the 100 (LAWS.md §3.6). A second call adds nothing.
+        unfinished game nobody gets the 100 (R 80 is silent on both). A second call adds nothing.
         """
         s = _rubber_sheet(sheet)
         if s.games == (0, 0) and s.below == (0, 0):

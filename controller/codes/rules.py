@@ -14,7 +14,7 @@ __all__ = ["BRIDGE1905_RULES", "DUPLICATE2017_RULES", "DUPLICATE_RULES", "RUBBER
 
 @dataclass(frozen=True, slots=True)
 class RulesOfCode:
-    """The rectifications that differ between the codes (LAWS.md Part 2 §2), as plain values.
+    """The rectifications that differ between the codes (docs/irregularities.md, the codes of laws), as plain values.
 
     Each code carries one; the table never asks which code it plays.
     """
@@ -35,17 +35,17 @@ class RulesOfCode:
     # the lead options of the call given up (R 26). D 25B (2008): LHO may accept the substitute
     rubber_purposeful_change: bool = False
     # double/redouble out of rotation at RHO's turn, RHO then acts: D 32B2 bars partner for
-    # the rest of the auction, R 32B2 only once (row 12)
+    # the rest of the auction, R 32B2 only once
     double_oor_bars_partner_for_rest: bool = True
-    # a call by a player required to pass: D 37 bars the partner, R 37 both (row 13)
+    # a call by a player required to pass: D 37 bars the partner, R 37 both
     barred_call_bars_both: bool = False
-    # an insufficient bid replaced by a double: D makes the offender call again, R 27D pass (row 9)
+    # an insufficient bid replaced by a double: D makes the offender call again, R 27D pass
     insufficient_double_forces_pass: bool = False
-    # a lead out of turn at trick 13 may be accepted in D, not in R (row 19)
+    # a lead out of turn at trick 13 may be accepted in D, not in R
     last_trick_lead_acceptable: bool = True
-    # a disputed claim: D stops the play for the arbiter; R plays on (row 30)
+    # a disputed claim: D stops the play for the arbiter; R plays on
     disputed_claim_plays_on: bool = False
-    # both sides revoked on one board: no transfer in D (002), transfers in R (row 27)
+    # both sides revoked on one board: no transfer in D (Duplicate Decisions), transfers in R
     both_sides_revoked_no_transfer: bool = True
     # tricks a revoke transfers: "law64" (2/1/0) or "w87" (three tricks, 1905)
     revoke_penalty: str = "law64"
@@ -107,7 +107,7 @@ DUPLICATE2017_RULES = RulesOfCode(
     purposeful_change_restricts_lead=True, play_at_rho_turn_checked=True,
     both_sides_revokes_on_one_trick_corrected=True, revoke_established_at_full_agreement=True)
 """The 2017 Laws (WBF; ACBL from Sept 2017): 37A keeps only the offender's own bar, 37B bars both,
-53A no acceptance at trick 13, and the rules above (LAWS2017.md section 2)."""
+53A no acceptance at trick 13, and the rules above (docs/irregularities.md, the codes of laws)."""
 BRIDGE1905_RULES = RulesOfCode(duplicated_boards=False, condoned_barred_call_bars_partner=False,
                                lead_options_drop_suits_bid_legally=False,
                                lead_options_after_repeated_denomination=False, revoke_penalty="w87",

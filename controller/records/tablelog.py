@@ -1,4 +1,4 @@
-"""The JSON Lines table log (DESIGN.md "Table actions and the table log"): read and write.
+"""The JSON Lines table log (docs/table-log.md): read and write.
 
 One object per line: ``t`` (seconds) and one action. A malformed line is reported with its
 line number and skipped; the lines around it are still read (tolerant reader).

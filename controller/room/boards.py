@@ -5,7 +5,7 @@ each moved on by the same number of seats: the North cards at East, the East car
 (turned by 1 seat), or every hand at its partner's seat (2 seats), or at the seat before (3).
 The cards went back into the wrong pockets, or the board was put on the table the wrong way round.
 
-LAWS.md lists it as ``board_rotated`` (D 7; Duplicate Decisions on Law 7): the stationary
+The catalogue calls it ``board_rotated`` (D 7; Duplicate Decisions on Law 7): the stationary
 players are the first answerable for the board's proper position. Played the wrong way round
 (turned by 2 seats: North played the South hand) the result stands and is scored with the
 others, as the North-South pair still held the North-South cards; turned by 1 or 3 seats

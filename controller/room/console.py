@@ -2,7 +2,7 @@
 
 ``Room.receive(topic_kind, table, body, now)`` takes one message of a table (its envelope
 and body, already decoded) and returns what changed. It drops a ``(table, session, seq)`` it
-holds (the link publishes again after every outage: DESIGN.md, nothing doubled), keeps
+holds (the link publishes again after every outage: docs/room-protocol.md, nothing doubled), keeps
 for each table and session the highest ``seq`` it holds with nothing missing before it
 (``acknowledged``: every outbox message names the one before it in ``prev``), and keeps:
 

@@ -29,7 +29,7 @@ from controller.table import Phase, TableState
 __all__ = ["SCHEMA", "alert_of_irregularity", "room_rows", "table_state"]
 
 SCHEMA = 1
-"""The ``v`` of every message of the room (DESIGN.md, the club room)."""
+"""The ``v`` of every message of the room (docs/room-protocol.md)."""
 
 Json = dict[str, Any]
 

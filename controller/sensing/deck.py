@@ -1,4 +1,4 @@
-"""Enrolled decks: which card, of which deck, each NFC tag is (DESIGN.md "The table").
+"""Enrolled decks: which card, of which deck, each NFC tag is (hardware/decks.md, hardware/cards.md).
 
 A deck is enrolled once: every card's tag UID is recorded with the card and the deck id,
 and the registry is stored on the Pi as JSON. The registry is an immutable value:

@@ -1,4 +1,4 @@
-"""Raw sensor events: what drivers report, before any bridge meaning (DESIGN.md "Raw sensor events").
+"""Raw sensor events: what drivers report, before any bridge meaning (docs/architecture.md, raw sensor events).
 
 Drivers build these and hand them to the sensing layer; the controller owns the types so
 that dependencies point inward. Every event carries ``t``, monotonic seconds from the

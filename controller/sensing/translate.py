@@ -12,12 +12,12 @@ card pulled and put back, a reader gone silent...). Time comes only from the eve
 ``t`` and from ``tick(t)``; ``next_deadline`` tells the caller when to tick (nothing is
 due: None, so an idle table costs nothing).
 
-How each physical case is read (LAWS.md §0.3-0.4 and Part 1 §2):
+How each physical case is read (docs/architecture.md, sensing; the club's settings: docs/irregularities.md):
 
 * **Bidding box.** A contact change counts once it has held for ``Settings.debounce``
   (a bounce shorter than that is nothing). A *pull* (``present=False``) of a bid, Pass,
   X or XX card opens, or joins, that seat's pending pull; the call is *provisional*
-  (Part 1 §2) and becomes a ``MakeCall`` when no card of the pull has changed for
+  (Law 18: a bid card counts once it is placed) and becomes a ``MakeCall`` when no card of the pull has changed for
   ``Settings.call_confirm`` seconds, or at once when another seat pulls a card, a card
   is put on any zone, or the arbiter button is pressed. Players pull a bid card
   with the cards in front of it, so the call is the highest bid card still out; Pass, X
@@ -108,7 +108,7 @@ class NoticeKind(StrEnum):
     """What a ``Notice`` reports; each is shown to the arbiter, none changes the table."""
 
     UNKNOWN_TAG = "unknown_tag"
-    """A tag that no enrolled deck has (DESIGN.md: an event in its own right)."""
+    """A tag that no enrolled deck has (hardware/cards.md: an event in its own right)."""
     FOREIGN_TAG = "foreign_tag"
     """A card of another enrolled deck than the one in play: in duplicate, with a deck per
     board, a card from another board (Law 17D; Law 13 for the hand it joined)."""

@@ -1,5 +1,5 @@
 """What the parts of the table share: an action refused, an irregularity raised (its law
-for the code in force, who chooses: LAWS.md Part 1) or settled, a call or card held aside
+for the code in force, who chooses: docs/irregularities.md) or settled, a call or card held aside
 for its ruling, obligations added or dropped, and a ruling refused with its arguments read.
 """
 
@@ -59,7 +59,7 @@ def _settle(state: TableState, id_: int, status: str, **ruling: object) -> Table
 
 
 def _chooser(role: str, offender: Seat | None, board: BoardState) -> str:
-    """The seat or side that picks among the options, for a catalogue role (LAWS.md Part 1);
+    """The seat or side that picks among the options, for a catalogue role (docs/irregularities.md);
     the arbiter where the role needs a seat the table does not know yet."""
     if role in ("arbiter", "none"):
         return role

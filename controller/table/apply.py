@@ -2,7 +2,7 @@
 catalogue gives it there, the irregularity is not settled), applied by the rule function of
 their concept, and undone (Law 82).
 
-The think timer stops while the arbiter rules (LAWS.md §4.2). Applied here: the 1905
+The think timer stops while the arbiter rules (Laws 16, 73). Applied here: the 1905
 declaration's irregularities, a failure to play a penalty card (Law 52), a fifth card
 (Law 45E) and the deck problems (Laws 7, 13-14; R 10-12). Elsewhere: the auction's in
 ``auction``, leads and early plays and the lead options in ``play``, revokes in

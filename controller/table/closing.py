@@ -62,7 +62,7 @@ def _close(state: TableState, board: BoardState, status: str, tricks: int | None
 def _cite_revokes(state: TableState, board: BoardState,
                   decided: tuple[tuple[int, str], ...] = ()) -> TableState:
     """The state with each revoke of ``board`` citing the exact law of what became of it so far
-    (LAWS.md 1.H.4): corrected (D/R 62), the twelfth trick (D 62D), adjusted by the arbiter
+    (Laws 61-64): corrected (D/R 62), the twelfth trick (D 62D), adjusted by the arbiter
     (D 64C), the transfer or exemption decided at the end of the play (``decided``:
     ``rulings.REVOKE_OUTCOMES``, e.g. D 64A1, R 64C, D 64B2), else established (Law 63); a
     revoke still correctable keeps Law 62. A reference the code has not leaves the law as it is."""

@@ -1,6 +1,6 @@
 """Think times and hesitations (Laws 16, 73): each call and card is timed from the previous
 act at the table and judged against the player's own pace; the time while the table waits
-for a ruling or for the arbiter is nobody's think (LAWS.md §4.2; D 16, 73; R 16A).
+for a ruling or for the arbiter is nobody's think (Laws 16, 73; D 16, 73; R 16A).
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def think_times(board: BoardState, kind: ActKind) -> list[tuple[Seat, float]]:
 
 
 def _pause_timers(state: TableState, irr: Irregularity, t: float) -> TableState:
-    """The state with the think timer stopped while the arbiter ruled on ``irr`` (LAWS.md §4.2).
+    """The state with the think timer stopped while the arbiter ruled on ``irr`` (Laws 16, 73).
 
     The pause runs from the irregularity (or the last act, if later) to the ruling: that
     time is the arbiter's, not the next player's think (D 16, 73; R 16A judge a player's own
@@ -107,7 +107,7 @@ def _end_wait(state: TableState, t: float) -> TableState:
 
     While the table waits for a ruling (a call or card held aside, a lead option or a
     designation awaited, a disputed claim that stops the play) or for the arbiter after a call
-    of the Director, no think time runs (LAWS.md §4.2; D 16, 73; R 16A): ``last_t`` moves on by
+    of the Director, no think time runs (Laws 16, 73; D 16, 73; R 16A): ``last_t`` moves on by
     the wait and the interval is kept in ``pauses`` for ``think_times``.
     """
     board = state.board

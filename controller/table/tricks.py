@@ -1,7 +1,7 @@
 """A card played in turn into the trick, and everything that follows from it (Law 44).
 
 The card's think time (Laws 16, 73); a revoke (Law 61), also one revealed later by a card
-of a suit the player showed out of (LAWS.md 1.H.4); a failure to comply with a lead or
+of a suit the player showed out of (Laws 61-64); a failure to comply with a lead or
 play restriction (Law 59); a revoke established by playing to a later trick (Law 63A1); a
 penalty card played leaves the table (Law 50); the trick won and the restrictions that
 end with it (Laws 26, 57); the board played out; declarer's lead options at the next lead
@@ -74,7 +74,7 @@ def _play(state: TableState, board: BoardState, seat: Seat, card: Card, t: float
                 irr.id, seat, late, card.suit, established,
                 "twelfth_trick" if twelfth else "faced_card" if faced else "")))
             irrs.append(irr)
-            # LAWS.md 1.H.4: that show-out is now one revoke, reported once; later cards of
+            # Laws 61-64: that show-out is now one revoke, reported once; later cards of
             # the suit reveal nothing more (a later show-out starts a new ledger entry)
             shown_out = tuple(x for x in shown_out if not (x[0] is seat and x[1] is card.suit))
         if led is not None and card.suit is not led:

@@ -1,1 +1,1 @@
-"""The club room: tables and the Director's console linked through a Mosquitto broker (DESIGN.md)."""
+"""The club room: tables and the Director's console linked through a Mosquitto broker (docs/room-protocol.md)."""

@@ -1,4 +1,4 @@
-"""The address of a club room and its MQTT topic tree (DESIGN.md, the club room), pure.
+"""The address of a club room and its MQTT topic tree (docs/room-protocol.md), pure.
 
 A room is addressed as ``mqtt://[USER[:PASSWORD]@]HOST[:PORT]/CLUB`` (port 1883 by default;
 ``mqtts://`` for TLS, port 8883). With TLS, ``?ca=FILE`` names the certificate (or CA) to check
@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from controller.errors import BridgeTableError
+from drivers.addresses import BROKER_PORT, BROKER_TLS_PORT
 
 __all__ = [
     "CONSOLE_USER",
@@ -46,7 +47,7 @@ __all__ = [
     "valid_name",
 ]
 
-DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
+DEFAULT_PORTS = {"mqtt": BROKER_PORT, "mqtts": BROKER_TLS_PORT}
 """The scheme of a room address and its default port (``mqtts`` is MQTT over TLS)."""
 
 CONSOLE_USER = "console"

@@ -148,7 +148,7 @@ class RoomFiles:
 
 
 def acl_text(club: str, tables: Sequence[str]) -> str:
-    """The Mosquitto ACL file of a room (DESIGN.md, who may read and write)."""
+    """The Mosquitto ACL file of a room (docs/room-protocol.md, who may read and write)."""
     c = ClubTopics(club)
     lines = [
         f"# Mosquitto ACL of the club room {club!r}, written by tablectl room init (tablectl/room/broker.py).",
@@ -217,7 +217,7 @@ def conf_text(directory: Path, club: str, listen: str, port: int,
         "",
         "# Retained states and results, and the queues of the clients away, survive a restart:",
         "# saved every minute and at a clean stop (SIGTERM). A crash loses at most that minute, which",
-        "# the tables publish again after the console's acknowledgement (DESIGN.md, nothing lost).",
+        "# the tables publish again after the console's acknowledgement (docs/room-protocol.md, nothing lost).",
         "persistence true",
         f"persistence_location {d / DATA_NAME}/",
         "autosave_interval 60",

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from controller.errors import BridgeTableError
+from drivers.addresses import BROKER_PORT, BROKER_TLS_PORT
 from tablectl.room.broker import CONF_NAME, broker_command, init_room, load_room, parse_tables
 from tablectl.room.process import runnable_config
 
@@ -67,7 +68,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                    help="the room's tables: a count (12: tables 1 to 12), ranges and ids (1-12, 1-4,7, A1,B1)")
     i.add_argument("--listen", default="0.0.0.0", metavar="HOST",
                    help="the address the broker listens on (0.0.0.0: every address, for the club LAN)")
-    i.add_argument("--port", type=int, help="the broker's port (1883; 8883 with TLS)")
+    i.add_argument("--port", type=int, help=f"the broker's port ({BROKER_PORT}; {BROKER_TLS_PORT} with TLS)")
     i.add_argument("--address", metavar="HOST",
                    help="the name or address the tables and the console reach the broker at "
                         "(default: --listen, or this machine's host name when listening everywhere)")

@@ -4,7 +4,7 @@
 engine never waits on the network: paho's network thread, and the link's publisher thread.
 The engine thread only sets a flag after each commit (``TableRuntime.subscribe``).
 
-* **Outbox** (DESIGN.md, the club room): the log itself. The publisher reads the rows after
+* **Outbox** (docs/room-protocol.md): the log itself. The publisher reads the rows after
   its cursor with its own read-only SQLite connection and publishes each ``derived`` row on
   ``event``, each ``alert`` row on ``alert`` and each ``result`` row on ``result/<board>``
   (retained), QoS 1, in order. Every message carries the envelope ``v, club, table,
@@ -88,7 +88,7 @@ def room_client(address: ClubAddress, client_id: str, *, clean_session: bool) ->
 
 
 def envelope(club: str, table: str, session: str, seq: int, at: float, body: Json, prev: int | None = None) -> Json:
-    """A room message: ``body``'s fields with the envelope of DESIGN.md (the envelope's win)."""
+    """A room message: ``body``'s fields with the envelope of docs/room-protocol.md (the envelope's win)."""
     out: Json = {**body, "v": SCHEMA, "club": club, "table": table, "session": session, "seq": seq,
                  "time": iso(at), "at": round(at, 3)}
     if prev is not None:

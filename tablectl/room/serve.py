@@ -28,17 +28,21 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.errors import BridgeTableError
+from drivers import addresses
 from drivers.config import hash_pin, verify_pin
 from tablectl.room.address import ClubAddress, valid_name
 
-__all__ = ["add_commands", "add_link_options", "open_link"]
+if TYPE_CHECKING:
+    from tablectl.webserver import ServerOptions
+
+__all__ = ["add_commands", "add_link_options", "console_options", "open_link"]
 
 log = logging.getLogger("tablectl")
 
-CONSOLE_PORT = 8000
+CONSOLE_PORT = addresses.CONSOLE_PORT
 DEMO_CLUB = "democlub"
 
 
@@ -98,13 +102,21 @@ def _serve_console(console: Any, pin_hash: str, options: Any, club: str, link_ke
     return 0
 
 
+def console_options(args: argparse.Namespace) -> ServerOptions:
+    """Where and how ``tablectl console`` serves its page: the command line, else the console's
+    port (``drivers.addresses.CONSOLE_PORT``) on this machine; ValueError as ``server_options``."""
+    from tablectl.serve import server_options
+    return dataclasses.replace(server_options(args, None), port=args.port or CONSOLE_PORT, graceful=3.0)
+
+
 def _table_urls(pairs: list[str] | None) -> dict[str, str]:
     """``--table-url ID=URL`` options as a map; ValueError naming a malformed one."""
     urls: dict[str, str] = {}
     for pair in pairs or ():
         table, sep, url = pair.partition("=")
         if not sep or not valid_name(table) or not url.startswith(("http://", "https://")):
-            raise ValueError(f"--table-url {pair!r}: give ID=URL, e.g. 3=https://table-3.local:8443")
+            raise ValueError(f"--table-url {pair!r}: give ID=URL, "
+                             f"e.g. 3=https://table-3.local:{addresses.TABLE_PORT}")
         urls[table] = url.rstrip("/")
     return urls
 
@@ -124,11 +136,11 @@ def _cmd_console(args: argparse.Namespace) -> int:
     except (BridgeTableError, ValueError) as exc:
         print(f"tablectl console: {exc}", file=sys.stderr)
         return 2
-    from tablectl.serve import check_server, server_options, show_pin
+    from tablectl.serve import check_server, show_pin
     from web_ui.arbiter_link import load_key
 
     try:
-        options = dataclasses.replace(server_options(args, None), graceful=3.0)
+        options = console_options(args)
         check_server(options)
         link_key, table_urls = load_key(args.arbiter_link_key_file), _table_urls(args.table_url)
         pin, made_up = _the_pin(args)
@@ -323,7 +335,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room:
                         "the Director opens a table's arbiter page from the console, without its PIN")
     c.add_argument("--table-url", action="append", metavar="ID=URL",
                    help="where table ID serves its pages, for those links (repeat per table), "
-                        "e.g. 3=https://table-3.local:8443")
+                        f"e.g. 3=https://table-3.local:{addresses.TABLE_PORT}")
     c.add_argument("--verbose", action="store_true")
     c.set_defaults(func=_cmd_console)
     if room is not None:

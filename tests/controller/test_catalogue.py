@@ -1,6 +1,6 @@
 """The catalogue of situations is the one source: its laws are the code modules', the tables of
 ``irregularities`` are views of it, its sentences name only what it knows, and the generated page
-and README table equal what it gives."""
+and the table of docs/irregularities.md equal what it gives."""
 
 from __future__ import annotations
 
@@ -24,10 +24,11 @@ def test_the_committed_situations_page_is_the_generated_one() -> None:
     assert page == markdown(), "run: python -m controller.catalogue --markdown > docs/situations.md"
 
 
-def test_the_readme_table_of_situations_is_the_generated_one() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_table_of_situations_in_the_irregularities_page_is_the_generated_one() -> None:
+    readme = (ROOT / "docs" / "irregularities.md").read_text(encoding="utf-8")
     start, end = readme.index(README_BEGIN), readme.index(README_END) + len(README_END)
-    assert readme[start:end] == readme_table(), "run: python -m controller.catalogue --readme (and paste it)"
+    assert readme[start:end] == readme_table(), \
+        "run: python -m controller.catalogue --readme (and paste it into docs/irregularities.md)"
 
 
 def test_the_command_prints_the_page_and_the_readme_table() -> None:
@@ -49,7 +50,7 @@ def test_the_law_of_each_situation_is_read_from_the_code_modules() -> None:
     assert (bid.law("duplicate"), bid.law("rubber")) == ("31B", "31A")
     assert catalogue.situation_named("w_trump_named_by_partner_uninvited").laws == (
         ("duplicate", ""), ("duplicate2017", ""), ("rubber", ""), ("chicago", ""), ("bridge1905", "46"))
-    # the 2017 Laws swapped 32A and 32B (LAWS2017.md section 1): each code shows its own
+    # the 2017 Laws swapped 32A and 32B (2017 32A/32B): each code shows its own
     double = catalogue.situation_named("double_oor_rho_turn")
     assert (double.law("duplicate"), double.law("duplicate2017")) == ("32B", "32A")
 

@@ -23,7 +23,7 @@ def _table(lines: list[dict[str, Any]], code: str = "duplicate") -> TableState:
 
 
 def test_a_defenders_concession_his_partner_objects_to_is_no_concession_law_68() -> None:
-    """DD 68 (seed 002: 'when a defender concedes, and his partner immediately objects, no card
+    """DD 68 (Duplicate Decisions: 'when a defender concedes, and his partner immediately objects, no card
     exposed is a penalty card ... Play continues'): no dispute for the arbiter, play goes on."""
     state = _table([{"t": 10, "seat": "E", "play": "CA"}, {"t": 11, "seat": "S", "play": "C8"},
                     {"t": 12, "seat": "W", "play": "C5"}, {"t": 13, "seat": "N", "play": "C2"},
@@ -35,7 +35,7 @@ def test_a_defenders_concession_his_partner_objects_to_is_no_concession_law_68()
 
 
 def test_a_director_call_while_a_claim_is_pending_disputes_it_law_68d() -> None:
-    """D 68D, 70 (seed 002): the arbiter is called while declarer's claim awaits the defenders'
+    """D 68D, 70 (Duplicate Decisions): the arbiter is called while declarer's claim awaits the defenders'
     agreement: the claim is disputed and play stops until he rules."""
     state = _table([{"t": 10, "seat": "E", "play": "CA"}, {"t": 11, "seat": "S", "play": "C8"},
                     {"t": 12, "seat": "W", "play": "C5"}, {"t": 13, "seat": "N", "play": "C2"},

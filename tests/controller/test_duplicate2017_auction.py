@@ -1,10 +1,10 @@
 """The auction under the 2017 Laws (``duplicate2017``) beside the 2008 code (``duplicate``).
 
 Each test plays the same calls under both codes and checks the 2008 rectification (Duplicate
-Decisions, seed 002) against the 2017 one. What was read of the 2017 text (paraphrased; the
+Decisions) against the 2017 one. What was read of the 2017 text (paraphrased; the
 pages are in the ``search`` tool's stored pages):
 
-- Law 23 (pzbs.pl /sedziowie/mpb/2017/en/l23.html, via LAWS2017.md [T]): a replacement call is
+- Law 23 (pzbs.pl /sedziowie/mpb/2017/en/l23.html): a replacement call is
   comparable when it has the same or a similar meaning, shows a subset of the withdrawn call's
   meanings, or has the same purpose; after a comparable call the Director may adjust at the end of
   play (23C).
@@ -13,7 +13,7 @@ pages are in the ``search`` tool's stored pages):
   partner passes at his next turn (16C, 26B, 72C may apply). At partner's turn, or LHO's before the
   offender has called: partner may call freely (16C2), the offender calls freely and the Director
   rules as at RHO's turn.
-- Law 30 (section 4 item 1 of LAWS2017.md: not read verbatim on a 2017 law page): a club forum
+- Law 30 (not read verbatim on a 2017 law page): a club forum
   answer (mrbridge.co.uk) quotes 30B1(b)(i) "offender may make any legal call at his correct turn;
   comparable -> no further rectification"; EBU TD forum threads state 30A (pass at RHO's turn: the
   offender passes at his next turn) and that 30B1 covers LHO's turn only when LHO is dealer. The
@@ -81,7 +81,7 @@ INSUFFICIENT = [{"seat": "N", "call": "1H"}, {"seat": "E", "call": "1D"},
 
 def test_lowest_sufficient_bid_in_the_same_denomination_is_free_in_2008_and_judged_by_the_arbiter_in_2017_law_27b1a(
 ) -> None:
-    """D 27B1(a) (seed 002): the lowest sufficient bid in the same denomination, no rectification, at
+    """D 27B1(a) (Duplicate Decisions): the lowest sufficient bid in the same denomination, no rectification, at
     once. 2017 27B1(a) (south-waikato transcription, [T]): the same result, "the same denomination(s)"
     with no "not artificial" condition; the arbiter confirms it (option lowest_same_denomination)."""
     old, _ = _play("duplicate", [*INSUFFICIENT, {"seat": "E", "call": "2D"}])
@@ -112,7 +112,7 @@ def test_another_bid_bars_partner_in_2008_but_a_comparable_call_costs_nothing_in
 
 
 def test_a_double_replacing_an_insufficient_bid_may_stand_in_2017_when_comparable_law_27b3() -> None:
-    """D 27B (seed 002): a double replacing an insufficient bid is cancelled, the offender calls again.
+    """D 27B (Duplicate Decisions): a double replacing an insufficient bid is cancelled, the offender calls again.
     2017 27B3: an attempt to double is cancelled "except as B1(b) allows", i.e. a comparable double
     stands; a double not comparable is cancelled, partner passes for the rest of the auction."""
     lines = [*INSUFFICIENT, {"seat": "E", "call": "X"}]
@@ -142,7 +142,7 @@ PASS_AT_PARTNERS_TURN = [{"seat": "N", "call": "1H"}, {"seat": "W", "call": "Pas
 
 def test_pass_at_partners_turn_bars_the_offender_in_2008_only_partner_once_if_not_comparable_in_2017_law_30b(
 ) -> None:
-    """D 30B1(b) (seed 002): the offender passes for the rest of the auction, his partner may not
+    """D 30B1(b) (Duplicate Decisions): the offender passes for the rest of the auction, his partner may not
     double or redouble at his next turn. 2017 30B1(b): the offender calls freely at his turn;
     comparable -> nothing more; not comparable -> partner passes once (see the module docstring)."""
     old, _ = _play("duplicate", PASS_AT_PARTNERS_TURN)
@@ -177,7 +177,7 @@ BID_AT_PARTNERS_TURN = [{"seat": "S", "call": "1S"}, {"ruling": {"id": 1, "optio
 
 
 def test_bid_at_partners_turn_bars_partner_for_the_rest_in_2008_partner_calls_freely_in_2017_law_31b() -> None:
-    """D 31B (seed 002): partner must pass for the rest of the auction; Law 26 lead options. 2017 31B1:
+    """D 31B (Duplicate Decisions): partner must pass for the rest of the auction; Law 26 lead options. 2017 31B1:
     partner may make any legal call (16C2 applies); 31B2: the offender calls at his turn and the
     Director rules as in 31A2: not comparable -> partner passes once, 26B."""
     old, _ = _play("duplicate", BID_AT_PARTNERS_TURN)
@@ -254,9 +254,9 @@ BARRED_CALL = [{"seat": "N", "call": "1H"}, {"seat": "E", "expose": "SK"}, *_cal
 
 
 def test_a_call_by_a_player_required_to_pass_bars_partner_in_2008_and_both_in_2017_law_37b() -> None:
-    """D 37 (seed 002, DD: "partner of the offender is barred for the remainder of the auction"; so
+    """D 37 (Duplicate Decisions, DD: "partner of the offender is barred for the remainder of the auction"; so
     the 2008 code keeps the partner only, although the 2007 text in Norwegian and Italian says both:
-    LAWS2017.md section 5). 2017 37B2 (Polish text [Tr]): both members of the offending side pass."""
+    as the 2017 text was read). 2017 37B2 (Polish text [Tr]): both members of the offending side pass."""
     old, _ = _play("duplicate", BARRED_CALL)
     assert _latest(old).situation == "call_by_player_required_to_pass"
     assert {ob for ob in _obligations(old) if ob[0] == PASS_ALL} == {(PASS_ALL, "E")}
@@ -266,7 +266,7 @@ def test_a_call_by_a_player_required_to_pass_bars_partner_in_2008_and_both_in_20
 
 
 def test_a_card_exposed_before_the_first_call_bars_partner_in_2008_goes_back_in_2017_law_24_16d() -> None:
-    """D 24 (seed 002): an honour exposed in the auction period: partner passes once. 2017: Law 24
+    """D 24 (Duplicate Decisions): an honour exposed in the auction period: partner passes once. 2017: Law 24
     applies "during the auction" (BBO thread quoting the new wording, 2017); the WBF Laws Committee
     (15 Aug 2017) had such a card returned to the hand, Law 16 for the information."""
     old, _ = _play("duplicate", [{"seat": "E", "expose": "SK"}])
@@ -286,8 +286,8 @@ PURPOSEFUL = [{"seat": "N", "call": "Pass"}, {"seat": "E", "call": "1C"}, {"seat
 
 
 def test_a_purposeful_change_gives_no_lead_restriction_in_2008_and_a_26b_prohibition_in_2017_law_25b() -> None:
-    """DD 25 (seed 002): LHO may accept the substitute; nothing about lead restrictions. 2017 25B
-    (pzbs.pl 2017/en/l25.html via LAWS2017.md [T]): accepted or not, "Law 26 may apply"; here as
+    """DD 25 (Duplicate Decisions): LHO may accept the substitute; nothing about lead restrictions. 2017 25B
+    (pzbs.pl 2017/en/l25.html): accepted or not, "Law 26 may apply"; here as
     declarer's 26B prohibition when the offender's partner is first on lead."""
     old, _ = _play("duplicate", PURPOSEFUL)
     assert old.board is not None and old.board.contract is not None and str(old.turn) == "W"
@@ -303,8 +303,8 @@ def test_a_purposeful_change_gives_no_lead_restriction_in_2008_and_a_26b_prohibi
 
 
 def test_a_call_after_the_auction_closed_gives_the_withdrawn_suit_in_2008_any_suit_not_shown_in_2017_law_39() -> None:
-    """D 39 (seed 002: Law 26 lead restrictions may apply); 2017 39 unchanged but "26" now means 26B
-    (LAWS2017.md row 39, [I] from the 26B amendment): any one suit the offender did not show."""
+    """D 39 (Duplicate Decisions: Law 26 lead restrictions may apply); 2017 39 unchanged but "26" now means 26B
+    (inferred from the 2017 26B): any one suit the offender did not show."""
     lines = [*_calls("1S Pass 2S Pass Pass Pass"), {"seat": "W", "call": "3H"},
              {"ruling": {"id": 1, "option": "cancel"}}]
     for code, suits in (("duplicate", ["H"]), ("duplicate2017", ["C", "D", "H", "S"])):
@@ -321,7 +321,7 @@ BID_AT_RHOS_TURN = [{"seat": "E", "call": "1S"}, {"ruling": {"id": 1, "option": 
 
 def test_bid_at_rhos_turn_then_rho_bids_bars_partner_for_the_rest_in_2008_once_if_not_comparable_in_2017_law_31a2(
 ) -> None:
-    """D 31A2 (seed 002): RHO acts, the offender calls freely; another denomination bars partner for
+    """D 31A2 (Duplicate Decisions): RHO acts, the offender calls freely; another denomination bars partner for
     the rest of the auction. 2017 31A2 (pzbs.pl 2017/en/l31.html, read): comparable -> nothing more;
     not comparable -> partner passes at his next turn, 26B may apply."""
     old, _ = _play("duplicate", [*BID_AT_RHOS_TURN, {"seat": "E", "call": "2C"}])
@@ -349,7 +349,7 @@ def test_an_insufficient_replacement_of_a_call_out_of_rotation_is_judged_once_un
 
 
 def test_a_comparable_call_leaves_the_arbiter_a_review_at_the_end_of_the_play_law_23c() -> None:
-    """2017 23C (pzbs.pl 2017/en/l23.html via LAWS2017.md [T]): after a comparable call the Director
+    """2017 23C (pzbs.pl 2017/en/l23.html): after a comparable call the Director
     adjusts at the end of play if, without the help of the infraction, the result could well have
     been different. The board's notes remind him; a 2008 board with the same calls has none."""
     lines = [*LEAD_AFTER_OOR[:5], {"ruling": {"id": 2, "option": "comparable"}}, *LEAD_AFTER_OOR[5:],

@@ -22,7 +22,7 @@ def test_duplicate2017_is_a_code_of_its_own_beside_the_2008_code() -> None:
 
 
 def test_every_situation_of_the_2008_code_has_its_2017_law_except_the_bars_the_2017_laws_dropped() -> None:
-    """LAWS2017.md section 3: NO_X_NOW (D 30B1(b)) and NO_X_SAME (D 32A) exist in nothing read of the
+    """The 2017 Laws: NO_X_NOW (D 30B1(b)) and NO_X_SAME (D 32A) exist in nothing read of the
     2017 text, so ``double_when_barred`` cannot arise; every other 2008 situation has a 2017 law."""
     old = {s.name for s in catalogue.situations() if s.applies_in("duplicate")}
     new = {s.name for s in catalogue.situations() if s.applies_in("duplicate2017")}
@@ -32,7 +32,7 @@ def test_every_situation_of_the_2008_code_has_its_2017_law_except_the_bars_the_2
 
 
 def test_the_2017_labels_follow_the_2017_numbering_laws_2017_section_1() -> None:
-    """LAWS2017.md section 1 ([T] rows): 32A/32B swapped (French code, lovboka 2007), 53B/53C swapped
+    """The 2017 numbering: 32A/32B swapped (French code, lovboka 2007), 53B/53C swapped
     (thesmolens law53), 17E is 17D3, 16C/16D swapped (only 16D, extraneous information, is cited here),
     the lead restriction is 26B, Law 23 is the comparable call."""
     old, new = code_named("duplicate"), code_named("duplicate2017")

@@ -2,13 +2,13 @@
 
 Each test plays the same actions under both codes. What was read of the 2017 text (paraphrased):
 
-- Law 53 (thesmolens.com LawsDupBridge/law53.html via LAWS2017.md [T]): a lead out of turn may be
+- Law 53 (thesmolens.com LawsDupBridge/law53.html): a lead out of turn may be
   accepted only before the thirteenth trick; 53B is now the proper leader's own lead (2008 53C).
 - Law 54C (2017 text quoted on BBO, 2021 [T]): once declarer could have seen any of dummy's cards he
   must accept the opening lead out of turn and the presumed declarer stays declarer.
 - Law 57A (pzbs.pl 2017/en/l57.html [T]): a fourth option, partner plays a card of another suit
   named by declarer.
-- Law 68D (section 4 item 6 of LAWS2017.md, not read on a law page): the EBU TD forum thread
+- Law 68D (not read on a law page): the EBU TD forum thread
   "Doubted Claim - Law 68 D 2 (b)" paraphrases 68D2(b): when a claim is doubted, the Director is
   called, or play goes on at the non-claiming side's request if all four players agree; the claim
   is then void and not adjudicated; bridgevid.com (2017) transcribes 68A-68D1 ("play is
@@ -44,7 +44,7 @@ def _rejected(result: Step) -> str:
 
 
 def test_declarer_who_saw_dummy_may_become_dummy_in_2008_not_in_2017_law_54c() -> None:
-    """D 54 (seed 002, DD 54: declarer may accept and spread his hand) against 2017 54C: once he could
+    """D 54 (Duplicate Decisions, DD 54: declarer may accept and spread his hand) against 2017 54C: once he could
     have seen dummy's cards he must accept the lead and stays declarer."""
     lines = [{"seat": "W", "play": "S2"}, {"seat": "S", "face": SOUTH},
              {"ruling": {"id": 1, "option": "accept_become_dummy"}}]
@@ -64,7 +64,7 @@ PREMATURE = [*FOUR_SPADES, {"seat": "N", "play": "SJ"}, {"seat": "W", "play": "D
 
 
 def test_declarer_may_require_partner_to_play_a_named_suit_only_in_2017_law_57a() -> None:
-    """D 57 (seed 002): require highest, lowest, or forbid another suit. 2017 57A adds: require a card
+    """D 57 (Duplicate Decisions): require highest, lowest, or forbid another suit. 2017 57A adds: require a card
     of another suit named by declarer (here East, void in spades, must play a club)."""
     old, _ = _play("duplicate", PREMATURE)
     irr = old.irregularities[-1]
@@ -85,7 +85,7 @@ CLAIM: list[dict[str, Any]] = [{"seat": "E", "play": "HJ"}, {"seat": "S", "play"
 
 
 def test_a_doubted_claim_stops_play_in_2008_and_may_be_played_on_in_2017_law_68d() -> None:
-    """D 68D (seed 002): after a claim play ceases; a doubt brings the Director (70). 2017 68D2(b):
+    """D 68D (Duplicate Decisions): after a claim play ceases; a doubt brings the Director (70). 2017 68D2(b):
     play may go on if the non-claiming side asks and all four agree; the claim is then void."""
     old, _ = _play("duplicate", CLAIM)
     irr = old.irregularities[-1]
@@ -104,7 +104,7 @@ def test_a_doubted_claim_stops_play_in_2008_and_may_be_played_on_in_2017_law_68d
 
 
 def test_a_lead_out_of_turn_to_the_last_trick_may_be_accepted_in_2008_not_in_2017_law_53a() -> None:
-    """DD 53 (seed 002; LAWS.md row 19): any lead out of turn may be accepted, the last trick too. 2017
+    """DD 53 (Duplicate Decisions): any lead out of turn may be accepted, the last trick too. 2017
     53A: acceptance only before the thirteenth trick."""
     for code, situation, options in (("duplicate", "lead_out_of_turn_by_defender", ("accept", "reject")),
                                      ("duplicate2017", "lead_out_of_turn_last_trick", ("reject",))):
@@ -139,8 +139,8 @@ def test_the_proper_leader_leading_in_his_own_right_cites_53c_in_2008_and_53b_in
 
 def test_a_defender_playing_at_his_rhos_turn_a_card_he_may_not_play_gets_a_penalty_card_only_in_2017_law_57d(
 ) -> None:
-    """D 57 (LAWS.md interpretation row: the card stands and waits for its turn) against 2017 57D
-    (pzbs.pl 2017/en/l57.html via LAWS2017.md [T]): a card that may legally be played to the trick is
+    """D 57 (the card stands and waits for its turn: the choice of docs/irregularities.md) against 2017 57D
+    (pzbs.pl 2017/en/l57.html): a card that may legally be played to the trick is
     played at his proper turn, any other becomes a major penalty card. West holds hearts and plays a
     diamond at dummy's turn to East's heart lead."""
     lines = [{"seat": "E", "play": "HJ"}, {"seat": "W", "play": "D2"}]
@@ -157,8 +157,8 @@ def test_a_defender_playing_at_his_rhos_turn_a_card_he_may_not_play_gets_a_penal
 
 
 def test_both_sides_revoking_on_one_trick_leaves_both_revokes_to_correct_only_in_2017_law_62c3() -> None:
-    """D 63 (seed 002): a revoke is established once the revoker's side plays to the next trick. 2017
-    62C3 (pzbs.pl 2017/en/l62.html via LAWS2017.md [T]): when both sides revoked on the same trick and
+    """D 63 (Duplicate Decisions): a revoke is established once the revoker's side plays to the next trick. 2017
+    62C3 (pzbs.pl 2017/en/l62.html): when both sides revoked on the same trick and
     only one side has played to the next, both revokes must be corrected (63B names 62C3 as an
     exception to establishment). West and North both discard on East's club lead; East leads again."""
     lines = [{"seat": "E", "play": "CA"}, {"seat": "S", "play": "C8"}, {"seat": "W", "play": "D2"},
@@ -180,8 +180,8 @@ def test_both_sides_revoking_on_one_trick_leaves_both_revokes_to_correct_only_in
 
 def test_one_defenders_agreement_to_declarers_claim_establishes_his_revoke_in_2008_not_yet_in_2017_law_63a4(
 ) -> None:
-    """D 63A (seed 002: a revoke is established when the offending side makes or acquiesces in a claim)
-    against 2017 63A3/63A4 (pzbs.pl 2017/en/l63.html via LAWS2017.md [T]): the offending side's own
+    """D 63A (Duplicate Decisions: a revoke is established when the offending side makes or acquiesces in a claim)
+    against 2017 63A3/63A4 (pzbs.pl 2017/en/l63.html): the offending side's own
     claim establishes it at once, agreement to an opponent's claim only at the Law 69A agreement (here:
     when both defenders have agreed). West revokes, declarer claims, West agrees, East not yet."""
     lines = [{"seat": "E", "play": "CA"}, {"seat": "S", "play": "C8"}, {"seat": "W", "play": "D2"},

@@ -71,9 +71,10 @@ class _Table:
 
 
 def test_a_refused_ruling_changes_nothing_and_no_later_read_is_a_new_irregularity_law_24() -> None:
-    """Law 24 (seeds 002 and 000): a card exposed during the auction stays face up on the table
+    """Law 24 (Duplicate Decisions; Laws of Rubber Bridge 2014): a card exposed during the auction stays
+    face up on the table
     until the auction ends; it is one irregularity, however often a reader reads it again. A
-    ruling the table refuses (Law 27 gives no 'cancel', LAWS.md Part 1) leaves the table and the
+    ruling the table refuses (Law 27 gives no 'cancel', docs/irregularities.md) leaves the table and the
     sensing layer exactly as they were."""
     table = _Table()
     table.call("N", "1S")
@@ -97,7 +98,7 @@ def test_a_refused_ruling_changes_nothing_and_no_later_read_is_a_new_irregularit
 
 
 def test_a_penalty_card_left_on_the_play_zone_is_not_led_again_at_each_read_law_56() -> None:
-    """Law 56 (seed 002, DD 56; 000, R 56): a lead out of turn refused becomes a major penalty card
+    """Law 56 (DD 56; Laws of Rubber Bridge 2014, R 56): a lead out of turn refused becomes a major penalty card
     and stays face up; a reader reading it again is not a new lead. Once lifted and put down
     again on the play zone, it is played (here as the proper lead, after declarer's option)."""
     table = _Table()
@@ -124,7 +125,8 @@ def test_a_penalty_card_left_on_the_play_zone_is_not_led_again_at_each_read_law_
 
 
 def test_a_penalty_card_moved_at_once_to_its_owners_spread_zone_and_back_is_played_law_50() -> None:
-    """Law 50 (seeds 002 and 000): a penalty card is left face up in front of its owner and played
+    """Law 50 (Duplicate Decisions; Laws of Rubber Bridge 2014): a penalty card is left face up in front
+    of its owner and played
     at its turn. Moved from the play zone to the spread zone (gone from one reader and read on the
     other at the same moment), it is not a new exposure; moved back to the play zone, it is played."""
     table = _Table()

@@ -32,8 +32,8 @@ def _penalty_cards(state: TableState) -> list[tuple[str, str, bool]]:
 
 
 def test_an_honour_faced_by_the_opening_leaders_partner_is_major_and_declarer_chooses_first_law_50() -> None:
-    """D 49, 50 (seed 002: DD 50 major penalty card item 4: partner may not lead until declarer
-    has chosen); R 50 (seed 000). W faces HJ before E's opening lead."""
+    """D 49, 50 (Duplicate Decisions: DD 50 major penalty card item 4: partner may not lead until declarer
+    has chosen); R 50 (Laws of Rubber Bridge 2014). W faces HJ before E's opening lead."""
     state, steps = _table([{"t": 10, "seat": "W", "face": ["HJ"]}])
     assert [i.situation for i in steps[0].irregularities] == ["card_exposed_by_defender", "major_pc_partner_on_lead"]
     assert _penalty_cards(state) == [("W", "HJ", True)]
@@ -52,9 +52,9 @@ def test_a_penalty_card_put_face_up_in_front_of_its_owner_is_not_exposed_again_l
 
 
 def test_cards_faced_for_a_claim_or_a_whole_hand_faced_are_not_penalty_cards_law_68() -> None:
-    """D 68 (seed 002: a player who intentionally faces his hand makes a claim; DD 68 item 3, cards
+    """D 68 (Duplicate Decisions: a player who intentionally faces his hand makes a claim; DD 68 item 3, cards
     exposed by a defender whose partner objects to his concession are no penalty cards); R 49
-    footnote 20 (seed 000: a defender's exposure in claiming is governed by Law 70). Choice:
+    footnote 20 (Laws of Rubber Bridge 2014: a defender's exposure in claiming is governed by Law 70). Choice:
     cards a defender faces while a claim is pending, or all the cards he still holds, are not
     penalty cards; the arbiter enters the claim or treats them as information."""
     lead = [{"t": 10, "seat": "E", "play": "DQ"}, {"t": 11, "seat": "S", "play": "D5"},
@@ -68,7 +68,7 @@ def test_cards_faced_for_a_claim_or_a_whole_hand_faced_are_not_penalty_cards_law
 
 
 def test_the_arbiter_finds_an_exposed_card_not_a_penalty_card_dd_49() -> None:
-    """DD 49 note (seed 002): when an external influence caused the exposure the Director
+    """DD 49 note (Duplicate Decisions): when an external influence caused the exposure the Director
     designates the card not a penalty card (option ``no_penalty``)."""
     state, _ = _table([{"t": 10, "seat": "E", "play": "DQ"}, {"t": 11, "seat": "S", "play": "D5"},
                        {"t": 12, "seat": "W", "play": "D4"}, {"t": 13, "seat": "N", "play": "DA"},

@@ -24,7 +24,8 @@ def _table(code: str, deal: str, lines: list[dict[str, Any]]) -> TableState:
 
 def test_failure_to_play_a_penalty_card_holding_another_card_of_the_suit_is_an_ordinary_revoke_law_64() -> None:
     """D 64B3 exempts a revoke that "involves ... any other faced card"; R 64D3 one "made in failing
-    to play any card faced on ... the table" (seeds 002 and 000, Law 64). Choice: when the revoker
+    to play any card faced on ... the table" (Duplicate Decisions; Laws of Rubber Bridge 2014, Law 64).
+    Choice: when the revoker
     also held a card of the suit led in his closed hand, he failed to follow suit from it too, and
     the revoke is an ordinary one (the arbiter may adjust either way, Law 64C)."""
     # E holds HK (exposed: a major penalty card) and H5; he ruffs the heart lead with S4
@@ -43,7 +44,7 @@ def test_failure_to_play_a_penalty_card_holding_another_card_of_the_suit_is_an_o
 
 def test_only_the_1905_laws_have_no_faced_card_exemption_w_85_87() -> None:
     """W 85 calls any failure to follow while holding the suit a revoke and W 87 exempts only dummy
-    (W 65); the 1905 laws (seed 001) have no faced-card exemption, D 64B3 and R 64D3 have one."""
+    (W 65); the 1905 laws (the 1905 laws) have no faced-card exemption, D 64B3 and R 64D3 have one."""
     from controller.codes import code_named
 
     assert {name: code_named(name).rules.faced_card_revoke_exempt
@@ -52,8 +53,8 @@ def test_only_the_1905_laws_have_no_faced_card_exemption_w_85_87() -> None:
 
 
 def test_a_revoke_cites_62_then_63_then_the_transfer_law_never_a_range_law_64() -> None:
-    """D 62-64 (seed 002: correction, establishment, the transfer of 64A1 when the revoker won the
-    revoke trick); R 62-64 (seed 000: 64A). The revoke's law follows what becomes of it."""
+    """D 62-64 (Duplicate Decisions: correction, establishment, the transfer of 64A1 when the revoker won the
+    revoke trick); R 62-64 (Laws of Rubber Bridge 2014: 64A). The revoke's law follows what becomes of it."""
     import json
     from pathlib import Path
 

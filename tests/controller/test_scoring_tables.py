@@ -1,8 +1,8 @@
-"""Scoring tables, checked against expectations typed in from LAWS.md Part 2 §3.
+"""Scoring tables, checked against expectations typed in from the scoring laws of each code.
 
-The expected values are computed here from the tables as data (trick values §3.1, the
-cumulative undertrick table §3.2, the premiums of §3.2 and §3.3, the W 4 and W 6 rows of
-§3.5), never from the functions under test.
+The expected values are computed here from the tables as data (trick values, D 77 and R 81; the
+cumulative undertrick table; the premiums of D 77 and R 72-74, 81; the W 4 and W 6 rows of the
+1905 laws), never from the functions under test.
 """
 
 from __future__ import annotations
@@ -30,13 +30,13 @@ from controller.seats import SEATS, Seat, Side, Vulnerability
 C, D, H, S, NT = (Denomination.C, Denomination.D, Denomination.H, Denomination.S,
                   Denomination.NT)
 
-# --- LAWS.md §3.1: trick points per odd trick bid and made (undoubled, doubled, redoubled)
+# --- D 77, R 81: trick points per odd trick bid and made (undoubled, doubled, redoubled)
 FIRST_TRICK = {C: (20, 40, 80), D: (20, 40, 80), H: (30, 60, 120), S: (30, 60, 120),
                NT: (40, 80, 160)}
 LATER_TRICK = {C: (20, 40, 80), D: (20, 40, 80), H: (30, 60, 120), S: (30, 60, 120),
                NT: (30, 60, 120)}
 
-# --- LAWS.md §3.2: cumulative undertrick penalties; columns NV, NV X, NV XX, V, V X, V XX
+# --- D 77, R 81: cumulative undertrick penalties; columns NV, NV X, NV XX, V, V X, V XX
 UNDERTRICKS = (
     (50, 100, 200, 100, 200, 400),
     (100, 300, 600, 200, 500, 1000),
@@ -53,7 +53,7 @@ UNDERTRICKS = (
     (650, 3500, 7000, 1300, 3800, 7600),
 )
 
-# --- LAWS.md §3.2 / §3.3 premiums
+# --- D 77 / R 81 premiums
 OVERTRICK_DOUBLED = {(1, False): 100, (1, True): 200, (2, False): 200, (2, True): 400}
 INSULT = (0, 50, 100)
 SMALL_SLAM = {False: 500, True: 750}
@@ -86,7 +86,7 @@ def expected_premiums(level: int, denomination: Denomination, doubled: int, vuln
 
 
 # --------------------------------------------------------------------------------------------
-# Duplicate (LAWS.md §3.2)
+# Duplicate (D 77)
 
 
 def expected_duplicate(level: int, denomination: Denomination, doubled: int, vulnerable: bool,
@@ -128,7 +128,7 @@ def test_undertrick_penalty_matches_the_cumulative_table_law_81(
         down, doubled, vulnerable)
 
 
-# LAWS.md §3.2 test vectors: contract, declarer vulnerable, tricks, declarer's score.
+# D 77 test vectors: contract, declarer vulnerable, tricks, declarer's score.
 DUPLICATE_VECTORS = (
     ("1NT", False, 7, 90), ("2S", False, 8, 110), ("2D", False, 10, 130),
     ("3NT", False, 9, 400), ("3NT", True, 9, 600), ("3NT", False, 10, 430),
@@ -153,7 +153,7 @@ def test_duplicate_laws_md_test_vectors_law_77(text: str, vulnerable: bool, tric
 
 
 # --------------------------------------------------------------------------------------------
-# Rubber, per deal (LAWS.md §3.3, R 72-74, 81)
+# Rubber, per deal (R 72-74, 81)
 
 
 def _summary(entries: tuple[SheetEntry, ...]) -> list[tuple[Side, int, bool, str]]:
@@ -280,7 +280,7 @@ W6_ROWS = {
     "3 honours": (4, 8, 12, 16, 30),
     "4 honours": (8, 16, 24, 32, 40),
     "4 in one hand": (16, 32, 48, 64, 100),
-    "5 honours divided": (10, 20, 30, 40, None),  # LAWS.md §3.5 probable reading
+    "5 honours divided": (10, 20, 30, 40, None),  # W 6 repeats another row here: 5x the trick
     "5, 4 in one hand": (18, 36, 54, 72, None),
     "5 in one hand": (20, 40, 60, 80, None),
     "chicane": (4, 8, 12, 16, None),

@@ -1,4 +1,5 @@
-"""The sensing layer: raw sensor events -> table actions and notices (LAWS.md §0.3-0.4, Part 1 §2)."""
+"""The sensing layer: raw sensor events -> table actions and notices (docs/architecture.md, sensing;
+docs/irregularities.md)."""
 
 from __future__ import annotations
 
@@ -305,7 +306,7 @@ def test_the_board_reader_reports_the_board_tag_once_per_presence() -> None:
 
 def test_a_pulled_bid_card_becomes_a_call_when_not_returned_within_the_interval() -> None:
     s, outs = run([pull("S", "1NT", 3.1)], until=3.1 + 1.0)
-    assert outs == []  # still provisional (Part 1 §2)
+    assert outs == []  # still provisional (Law 18: a bid card counts once it is placed)
     _, outs = run([], until=3.1 + 1.6, state=s)
     assert outs == [call(S, "1NT", 3.1)]
 

@@ -1,4 +1,5 @@
-"""Whole sessions under each code, as table logs through the replay (LAWS.md Part 2 §3 examples)."""
+"""Whole sessions under each code, as table logs through the replay (the scoring laws' own examples:
+D 77, R 72-74, 81, App. 4)."""
 
 from __future__ import annotations
 

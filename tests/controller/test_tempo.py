@@ -52,7 +52,7 @@ def test_think_time_is_the_time_since_the_previous_act_at_the_table() -> None:
 
 
 def test_an_arbiter_call_pause_is_left_out_of_the_think_time() -> None:
-    # LAWS.md §4.2: timers pause during an arbiter call
+    # Laws 16, 73: timers pause during an arbiter call
     assert think_time(100.0, 190.0, pauses=[(110.0, 170.0)]) == 30.0
     assert think_time(100.0, 190.0, pauses=[(50.0, 120.0), (185.0, 300.0)]) == 65.0
     assert think_time(100.0, 190.0, pauses=[(0.0, 90.0), (200.0, 300.0)]) == 90.0
@@ -179,7 +179,7 @@ def test_a_think_beyond_the_skip_bid_wait_is_judged_on_the_excess_law_73() -> No
 
 
 def test_a_call_after_a_skip_bid_is_left_out_of_the_pace_statistics() -> None:
-    # LAWS.md §4.2: required skip-bid waits are excluded from hesitation statistics
+    # Laws 16, 73: required skip-bid waits are excluded from hesitation statistics
     pace = pace_of(Seat.W, CALL, 2.0)
     assert record_think(pace, Seat.W, CALL, 10.0, after_skip_bid=True) is pace
     assert record_think(pace, Seat.W, CALL, 3.0).times(Seat.W, CALL) == (2.0, 3.0)
@@ -453,7 +453,8 @@ def test_the_examples_in_the_docstrings_hold() -> None:
 # -- the alert: unusual for that player at that point -----------------------------------------
 
 def test_a_note_becomes_an_alert_only_when_unusual_for_the_player_law_16() -> None:
-    """Laws 16, 73 (seed 002; R 16A, Proprieties 2 in seed 000): the alert measure is at least
+    """Laws 16, 73 (Duplicate Decisions; R 16A, Proprieties 2 in Laws of Rubber Bridge 2014): the alert
+    measure is at least
     tempo_alert_factor (5) times the own median and tempo_alert_min_s (15 s), once his pace rests
     on tempo_alert_min_history (6) thinks; a shorter long think is a note only."""
     from controller.tempo import unusual_hesitation
@@ -470,7 +471,7 @@ def test_a_note_becomes_an_alert_only_when_unusual_for_the_player_law_16() -> No
 
 
 def test_an_alert_needs_a_point_where_partner_could_be_told_something_law_16() -> None:
-    """Law 16 (seed 002): a hesitation matters when partner still has decisions to make. Choice: any
+    """Law 16 (Duplicate Decisions): a hesitation matters when partner still has decisions to make. Choice: any
     call; in the play a defender's card from trick 2 on with a choice (not the opening lead or the
     first trick, where everybody thinks; not a forced card; not declarer's, whose partner is dummy)."""
     from controller.tempo import alert_point

@@ -1,4 +1,4 @@
-"""One driver contract, run against every backend (DESIGN.md "Raw sensor events"; drivers/base.py).
+"""One driver contract, run against every backend (docs/architecture.md, raw sensor events; drivers/base.py).
 
 A backend starts and stops any number of times, reports what happens with times read from the
 injected clock, and reports its health: down while its device is broken, up once it is back.

@@ -1,7 +1,7 @@
 """The Pi side against the emulated seat unit over a real pty and real pyserial.
 
 The emulator runs the firmware in real time, so these tests wait on queues and on the
-emulator's condition with timeouts; none sleeps (STYLE.md "Tests").
+emulator's condition with timeouts; none sleeps.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The seat-unit backend: snapshots diffed into raw sensor events, health, the indicator, the URL.
 
-DESIGN.md "Raw sensor events"; drivers/seatunit.py. Diffs are checked directly; the link
+docs/architecture.md, raw sensor events; drivers/seatunit.py. Diffs are checked directly; the link
 parts run on a scripted port with an injected clock.
 """
 

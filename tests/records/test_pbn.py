@@ -611,7 +611,7 @@ def test_corpus_every_pbn_file_loads_with_records_and_no_errors(
     for path, records in pbn_corpus.items():
         group = path.relative_to(CORPUS).parts[0]
         by_group[group] = by_group.get(group, 0) + len(records)
-    # the record counts SOURCES.md gives for each source
+    # the record counts the corpus's notes give for each source
     assert by_group.get("cs221_ebl_pbn") == 2160
     assert by_group.get("endplay_tests") == 7933
 

@@ -1,6 +1,6 @@
 """The real Mosquitto for the room's tests: a broker on a free loopback port, and MQTT peers.
 
-``anon_broker`` allows anonymous access (DESIGN.md: tests may); ``club_broker`` runs the
+``anon_broker`` allows anonymous access (docs/room-protocol.md: tests may); ``club_broker`` runs the
 club configuration of ``tablectl room init`` (passwords and ACL) for club ``testclub`` and
 tables 1, 2 and 3. Both yield a ``Broker``, a fresh one per test, stopped at teardown.
 Without Debian's ``mosquitto`` the fixtures skip, and fail when ``CI`` is set (CI must never

@@ -1,4 +1,4 @@
-"""The room address ``mqtt://[USER[:PASSWORD]@]HOST[:PORT]/CLUB`` and the topic tree (DESIGN.md)."""
+"""The room address ``mqtt://[USER[:PASSWORD]@]HOST[:PORT]/CLUB`` and the topic tree (docs/room-protocol.md)."""
 
 from __future__ import annotations
 

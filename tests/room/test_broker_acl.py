@@ -1,4 +1,4 @@
-"""Who may read and write in a club room (DESIGN.md), against the real Mosquitto running the
+"""Who may read and write in a club room (docs/room-protocol.md), against the real Mosquitto running the
 configuration of ``tablectl room init`` (``club_broker``: club testclub, tables 1, 2, 3).
 
 Showing that a message does *not* arrive uses a sentinel instead of a long wait: the

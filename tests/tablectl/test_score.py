@@ -10,7 +10,7 @@ import pytest
 from tablectl import cli
 
 # Every real file: the events it holds, how many printed values each has, and what of it
-# cannot be recomputed from its scores (DESIGN.md "Field scoring"; results/SOURCES.md).
+# cannot be recomputed from its scores (docs/field-scoring.md; the notes that come with the corpus's results files).
 REAL_FILES = {
     "results/fin-sm2.pbn": [("SM-parikilpailu - Session 2", 2988, [
         "TotalScoreMP, TotalPercentage, Rank, NrBoards: cumulative over earlier sessions, whose scores are "

@@ -269,7 +269,7 @@ def test_every_option_is_offered_sendable_and_applied(api: tuple[TestClient, _Ta
 
 
 def _choosers(role: str, occ: Occurrence) -> set[str]:
-    """Who may be the chooser of ``occ`` for the catalogue's ``role`` (LAWS.md Part 1)."""
+    """Who may be the chooser of ``occ`` for the catalogue's ``role`` (docs/irregularities.md)."""
     offender = occ.irr.offender
     board = occ.state.board
     contract = board.contract if board is not None else None

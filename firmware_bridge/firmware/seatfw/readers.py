@@ -5,7 +5,7 @@ a reset), back on, waits ``settle_ms`` for the tags to power up, then runs
 ``MFRC522.inventory``. Waiting is done by returning to the main loop, never by sleeping,
 so the bidding box keeps being scanned. A tag is reported from its first read and
 dropped after ``miss_cycles`` cycles in a row without it: readers drop out for a
-moment (DESIGN.md "Raw sensor events"); the host's sensing layer absorbs the rest.
+moment (docs/architecture.md, raw sensor events); the host's sensing layer absorbs the rest.
 """
 
 TYPE_CHECKING = False  # type checkers take it as True; MicroPython has no typing module
