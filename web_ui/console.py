@@ -15,11 +15,15 @@ HTTP contract (errors are ``{"detail": ...}``):
   action body): sent on the table's ``command`` topic; the answer is the table's: 200
   ``{"accepted": true}``, 409 with its reason, 504 when the table did not answer (offline:
   nothing was applied);
-- ``POST /api/calls/mark {"key", "state"}``: a call ``acknowledged`` or ``resolved``;
+- ``POST /api/calls/mark {"key", "state"}``: a call ``acknowledged`` (on my way) or ``resolved``
+  (done): the table is told and shows it; 409 for a call whose table still waits for a ruling
+  (it closes when the table has applied one);
 - ``GET /api/settings``: ``{"players": {"travellers", "ranking"}, "ended", "over", "clock"}``;
   ``POST /api/settings/players {"travellers": bool, "ranking": "end"|"live"|"never"}``: what the
   players see at their tables (``controller.room.players``); ``POST /api/session/end {"ended"}``:
-  the session is over (or not); ``POST /api/clock/start {"round"}``: round N is called now, its
+  the session is over (or not: within a minute the tables have seen nothing of it);
+  ``POST /api/boards/release {"board", "released"}``: a board shown to the players before every
+  table has played it (``controller.room.release``); ``POST /api/clock/start {"round"}``: round N is called now, its
   clock runs (409 without the session); ``POST /api/clock/stop``;
 - ``GET /tables/{id}/arbiter``: a redirect (303) to that table's arbiter page by a signed,
   one-time link (``web_ui.arbiter_link``): the Director is in without the PIN, whatever a PIN
@@ -86,6 +90,7 @@ class ConsoleService(Protocol):
     def settings(self) -> Json: ...
     def set_players(self, travellers: bool, ranking: str) -> Json: ...
     def end_session(self, ended: bool = True) -> Json: ...
+    def release(self, board: str, released: bool = True) -> Json: ...
     def start_round(self, round_: int) -> Json: ...
     def stop_clock(self) -> Json: ...
 
@@ -128,6 +133,12 @@ class PlayersBody(BaseModel):
 class EndBody(BaseModel):
     model_config = {"extra": "forbid"}
     ended: bool = True
+
+
+class ReleaseBody(BaseModel):
+    model_config = {"extra": "forbid"}
+    board: str = Field(pattern=r"^[0-9]{1,3}$")
+    released: bool = True
 
 
 class ClockBody(BaseModel):
@@ -270,6 +281,8 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
             call = await asyncio.to_thread(console.mark, body.key, body.state)
         except KeyError as exc:
             raise HTTPException(404, f"no call {body.key!r}") from exc
+        except ValueError as exc:
+            raise HTTPException(409, str(exc)) from exc
         return {"key": call.key, "state": call.state}
 
     async def act(fn: Callable[..., Json], *args: Any) -> Json:
@@ -290,6 +303,10 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
     @api.post("/session/end", summary="The session is over (ended: true) or not (false)")
     async def end_session(body: EndBody, _: Guarded) -> Json:
         return await act(console.end_session, body.ended)
+
+    @api.post("/boards/release", summary="Show a board to the players before every table has played it (or not)")
+    async def release_board(body: ReleaseBody, _: Guarded) -> Json:
+        return await act(console.release, body.board, body.released)
 
     @api.post("/clock/start", summary="Round N is called now: its clock runs (the session's round time)")
     async def start_clock(body: ClockBody, _: Guarded) -> Json:

@@ -159,6 +159,9 @@ class Console:
         self._subscribers: list[Callable[[Json], None]] = []
         self._acks: dict[str, tuple[str, int]] = {}
         self._connected = False
+        self._lost_since: float | None = wall()
+        """Since when the console has not had the room's broker (None: linked)."""
+        self._lost_reason = "the console has not reached the room's broker yet"
         self.version = 0
         self.received = 0
         self.duplicates = 0
@@ -196,7 +199,12 @@ class Console:
             players = kept.get("players")
             if isinstance(players, dict):
                 self.room.set_players(PlayerSettings(bool(players["travellers"]), str(players["ranking"])))
-        self.room.end_session(kept.get("ended") is True)
+        ended_at = kept.get("ended_at")
+        self.room.end_session(kept.get("ended") is True,
+                              float(ended_at) if isinstance(ended_at, int | float) else None)
+        released = kept.get("released")
+        if isinstance(released, list):
+            self.room.released_boards = {str(b) for b in released}
         clock = kept.get("clock")
         if isinstance(clock, dict) and self.room.clock is not None:
             with contextlib.suppress(ValueError, TypeError, KeyError):
@@ -227,8 +235,11 @@ class Console:
                     properties: object) -> None:
         if reason.is_failure:
             log.error("the room's broker %s refused the console: %s", self.address.url(), reason)
+            self._lost_reason = f"the room's broker refused the console ({reason})"
+            self._notify()
             return
         self._connected = True
+        self._lost_since = None
         log.info("console linked to the room %s", self.address.url())
         client.subscribe(f"bridge/{self.club}/table/+/#", qos=1)
         with self._lock:
@@ -241,8 +252,15 @@ class Console:
 
     def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
                        properties: object) -> None:
+        was = self._connected
         self._connected = False
+        if was or self._lost_since is None:
+            self._lost_since = self._wall()
+        self._lost_reason = f"the room's broker is unreachable ({reason})"
         log.warning("console lost the room's broker (%s): reconnecting", reason)
+        if was:
+            self._emit({"kind": "alarm", "table": "room", "text": self.broker()["text"], "received": self._wall(),
+                        "broker": True})
         self._notify()
 
     def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
@@ -403,7 +421,19 @@ class Console:
             out = self.room.snapshot(self._wall())
             out["version"] = self.version
         out["connected"] = self._connected
+        out["broker"] = self.broker()
         return out
+
+    def broker(self) -> Json:
+        """Whether the console has the room's broker: ``{"connected", "since", "text"}``, ``text``
+        naming the cause and since when (the tables' tiles say nothing while it is lost)."""
+        since = self._lost_since
+        if self._connected or since is None:
+            return {"connected": True, "since": None, "text": None}
+        at = time.strftime("%H:%M", time.localtime(since))
+        return {"connected": False, "since": since, "reason": self._lost_reason,
+                "text": f"The room's broker is unreachable since {at}: no table can reach you, and nothing "
+                        f"you send reaches a table ({self._lost_reason}). Check the room machine and its network."}
 
     def view(self, table: str) -> Json | None:
         with self._lock:
@@ -431,8 +461,10 @@ class Console:
         """What the players see of the results, whether the session is over, the round clock."""
         with self._lock:
             clock = self.room.clock
+            now = self._wall()
             return {"players": self.room.players.as_json(), "ended": self.room.ended,
-                    "over": self.room.session_over(),
+                    "undo_left": self.room.undo_left(now), "over": self.room.session_over(now),
+                    "released": sorted(self.room.released_boards),
                     "clock": None if clock is None else clock.as_json(self._wall())}
 
     def set_players(self, travellers: bool, ranking: str) -> Json:
@@ -444,10 +476,20 @@ class Console:
         return self._changed_settings()
 
     def end_session(self, ended: bool = True) -> Json:
-        """The Director ends the session (or takes it back)."""
+        """The Director ends the session (or takes it back): the tables see it a minute later
+        (``controller.room.console.UNDO_SECONDS``), unless he takes it back meanwhile."""
         with self._lock:
-            self.room.end_session(ended)
+            now = self._wall()
+            self.room.end_session(ended, now)
             self.store.set("ended", ended)
+            self.store.set("ended_at", now if ended else None)
+        return self._changed_settings()
+
+    def release(self, board: str, released: bool = True) -> Json:
+        """The Director releases ``board`` to the players (or takes it back) before every table has played it."""
+        with self._lock:
+            self.room.release(board, released)
+            self.store.set("released", sorted(self.room.released_boards))
         return self._changed_settings()
 
     def start_round(self, round_: int) -> Json:
@@ -481,10 +523,13 @@ class Console:
         self._notify()
 
     def mark(self, key: str, state: str) -> Call:
+        """The Director moves a call on (KeyError, ValueError: ``Room.mark``); his answer goes to
+        the table with its players' results (``director``: its page shows it)."""
         with self._lock:
             call = self.room.mark(key, state, self._wall())
             self.store.mark(key, state, self._wall())
             self.version += 1
+        self._queue.put(("", b"", self._wall()))  # the console thread sends the answer to the table
         self._notify()
         return call
 
