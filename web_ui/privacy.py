@@ -10,8 +10,9 @@ and sends the list with the players' results (``released``); the table keeps the
 * the **spectator** page and socket show the board in progress, or the board just finished,
   only when it is released; otherwise ``board`` is None and ``held_back`` says why ("Board 5
   is still to be played at other tables"), with no irregularity, turn or result of it;
-* the **table** page keeps its board (the players seated there are playing it) but its list of
-  finished boards and its totals only show released boards;
+* the **table** page keeps the board in progress (the players seated there are playing it),
+  but once it is finished there, its result, like the list of finished boards and the totals,
+  shows only when released;
 * the **results** page: ``web_ui.player_results``; the public records (PBN, LIN): released boards only.
 
 The same message carries the Director's answer to the table's call (``director``: on my way,
@@ -73,24 +74,32 @@ def _score(score: object, release: Released) -> Json | None:
             "totals": {"NS": None, "EW": None}, "entries": []}
 
 
+def _held(payload: Json, release: Released, in_progress_shown: bool) -> Json:
+    out = {**payload, "score": _score(payload.get("score"), release)}
+    board = payload.get("board")
+    if not isinstance(board, dict) or release.shows(board.get("number")):
+        return out
+    if in_progress_shown and board.get("phase") != "done":
+        return out
+    number = board.get("number") if board.get("number") is not None else board.get("index")
+    out.update(board=None, turn=None, irregularities=[], arbiter_called=None, waiting_for_arbiter=False,
+               held_back={"board": number, "text": held_back_text(number)})
+    return out
+
+
 def spectator_payload(payload: Json, release: Released | None) -> Json:
     """The spectators' payload under the room's rule (module doc)."""
     if release is None or release.every:
         return payload
-    out = {**payload, "score": _score(payload.get("score"), release)}
-    board = payload.get("board")
-    if isinstance(board, dict) and not release.shows(board.get("number")):
-        number = board.get("number") if board.get("number") is not None else board.get("index")
-        out.update(board=None, turn=None, irregularities=[], arbiter_called=None, waiting_for_arbiter=False,
-                   held_back={"board": number, "text": held_back_text(number)})
-    return out
+    return _held(payload, release, in_progress_shown=False)
 
 
 def table_payload(payload: Json, release: Released | None) -> Json:
-    """The table page's payload: its board as it is, the boards before it only when released."""
+    """The table page's payload: the board in progress as it is, a finished one and those before it
+    only when released."""
     if release is None or release.every:
         return payload
-    return {**payload, "score": _score(payload.get("score"), release)}
+    return _held(payload, release, in_progress_shown=True)
 
 
 ANSWER_WORDS = {"on_my_way": "The Director is on the way", "done": "The Director has answered the call"}
