@@ -25,6 +25,9 @@ HTTP contract (errors are ``{"detail": ...}``):
   ``POST /api/boards/release {"board", "released"}``: a board shown to the players before every
   table has played it (``controller.room.release``); ``POST /api/clock/start {"round"}``: round N is called now, its
   clock runs (409 without the session); ``POST /api/clock/stop``;
+- ``POST /api/session/new``: a new session starts clean, the old one kept; ``GET /api/archive``:
+  the sessions kept; ``GET /api/archive/{name}``: one's ranking and travellers
+  (``tablectl.room.sessions``);
 - ``GET /tables/{id}/arbiter``: a redirect (303) to that table's arbiter page by a signed,
   one-time link (``web_ui.arbiter_link``): the Director is in without the PIN, whatever a PIN
   guesser did there (404 when the console has no link key or no URL for that table);
@@ -91,6 +94,9 @@ class ConsoleService(Protocol):
     def set_players(self, travellers: bool, ranking: str) -> Json: ...
     def end_session(self, ended: bool = True) -> Json: ...
     def release(self, board: str, released: bool = True) -> Json: ...
+    def new_session(self) -> Json: ...
+    def archives(self) -> list[Json]: ...
+    def archived(self, name: str) -> Json | None: ...
     def start_round(self, round_: int) -> Json: ...
     def stop_clock(self) -> Json: ...
 
@@ -303,6 +309,21 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
     @api.post("/session/end", summary="The session is over (ended: true) or not (false)")
     async def end_session(body: EndBody, _: Guarded) -> Json:
         return await act(console.end_session, body.ended)
+
+    @api.post("/session/new", summary="Start a new session: the console empties, the old session is kept")
+    async def new_session(_: Guarded) -> Json:
+        return await act(console.new_session)
+
+    @api.get("/archive", summary="The sessions kept, newest first")
+    async def archive_list(_: Director) -> list[Json]:
+        return await asyncio.to_thread(console.archives)
+
+    @api.get("/archive/{name}", summary="A kept session's ranking and travellers")
+    async def archive_one(name: str, _: Director) -> Json:
+        found = await asyncio.to_thread(console.archived, name)
+        if found is None:
+            raise HTTPException(404, f"no kept session {name!r}")
+        return found
 
     @api.post("/boards/release", summary="Show a board to the players before every table has played it (or not)")
     async def release_board(body: ReleaseBody, _: Guarded) -> Json:

@@ -23,6 +23,11 @@ The Director's settings (``settings``: what the players see of the results, the 
 the round clock) are kept in ``console.sqlite`` too. After every change, and every few seconds
 for the round clock, each table is sent what its players may see (``controller.room.players``)
 on its ``results`` topic, retained (only when it changed): the table's results page shows it.
+The same message says which boards the players may see anything of (``released``:
+``controller.room.release``) and carries the Director's answer to the table's call (``director``).
+
+A new session starts clean, the old one kept (``tablectl.room.sessions``): ``new_session``, or
+at start when the session file changed or the store is last session's.
 """
 
 from __future__ import annotations
@@ -46,11 +51,12 @@ from controller.deal import Deal
 from controller.fieldscore.model import EventScore
 from controller.fieldscore.session import Session
 from controller.room.clock import RoundClock
-from controller.room.console import Call, Room
+from controller.room.console import Call, Room, Stream
 from controller.room.players import PlayerSettings
 from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.commands import command
 from tablectl.room.link import COMMAND_LIMIT, iso, room_client
+from tablectl.room.sessions import STALE_HOURS, archive, archive_path, archives, read_archive, session_key
 
 __all__ = ["Console", "ConsoleStore"]
 
@@ -136,6 +142,11 @@ class ConsoleStore:
         marks = [(str(k), str(s), float(a)) for k, s, a in self._conn.execute("SELECT key, state, at FROM mark")]
         return messages, states, marks
 
+    def latest(self) -> float | None:
+        """When the console received the newest message kept (None: none)."""
+        row = self._conn.execute("SELECT max(received) FROM message").fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
             self._conn.close()
@@ -170,6 +181,14 @@ class Console:
         """table -> the results last sent to its players."""
         self._restore()
         self._restore_settings()
+        latest = self.store.latest()
+        kept = self.store.settings().get("session_key")
+        if kept not in (None, session_key(session)):
+            self._begin_new("the session file changed")
+        elif latest is not None and wall() - latest > STALE_HOURS * 3600:
+            self._begin_new("the kept session is last session's")
+        elif kept is None:
+            self.store.set("session_key", session_key(session))
         self._client = room_client(address, f"bridge-{self.club}-console", clean_session=False)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
@@ -178,6 +197,11 @@ class Console:
     def _restore(self) -> None:
         messages, states, marks = self.store.load()
         now = self._wall()
+        seeded = self.store.settings().get("archived_streams")
+        for item in seeded if isinstance(seeded, list) else []:
+            with contextlib.suppress(ValueError, TypeError):
+                table, session, acked = item
+                self.room.streams[(str(table), str(session))] = Stream(int(acked))
         for table, kind, payload in messages:
             with contextlib.suppress(ValueError, TypeError, KeyError):
                 self.room.receive(kind, table, json.loads(payload), now)
@@ -192,6 +216,44 @@ class Console:
         if messages:
             log.info("console: %d messages of %d tables restored from %s", len(messages), len(self.room.tiles),
                      self.store.path)
+
+    def new_session(self) -> Json:
+        """The Director starts a new session: the old one kept (``tablectl.room.sessions``), the
+        console empty, every table sent empty results."""
+        self._begin_new("the Director started a new session")
+        self._queue.put(("", b"", self._wall()))
+        self._notify()
+        return self.settings()
+
+    def archives(self) -> list[Json]:
+        """The sessions kept (``tablectl.room.sessions.archives``)."""
+        return archives(self.store.path.parent)
+
+    def archived(self, name: str) -> Json | None:
+        """A kept session's ranking and travellers (None: no such session)."""
+        path = archive_path(self.store.path.parent, name)
+        return None if path is None else read_archive(path, self.club, self.session)
+
+    def _begin_new(self, why: str) -> None:
+        with self._lock:
+            old = self.room
+            streams = [[t, s, st.acked] for (t, s), st in old.streams.items()]
+            path = self.store.path
+            self.store.close()
+            kept = archive(path, self._wall())
+            self.store = ConsoleStore(path)
+            self.store.set("session_key", session_key(self.session))
+            self.store.set("archived_streams", streams)
+            self.store.set("players", old.players.as_json())
+            self.room = Room(self.club, session=self.session)
+            self.room.set_players(old.players)
+            for (t, s), st in old.streams.items():
+                self.room.streams[(t, s)] = Stream(st.acked)
+            for table, tile in old.tiles.items():  # the tables as they are now (their tiles), nothing of the session
+                self.room.tiles[table] = tile
+            self._published.clear()
+            self.version += 1
+        log.warning("console: a new session starts (%s); the previous one is kept in %s", why, kept)
 
     def _restore_settings(self) -> None:
         kept = self.store.settings()
@@ -383,6 +445,8 @@ class Console:
             if info.rc == mqtt.MQTT_ERR_SUCCESS:
                 with self._lock:
                     self._published[table] = text
+        if changed:  # e.g. the Director's minute to undo the session's end is over: the page shows it
+            self._notify()
 
     def _send_restore(self, table: str, session: str, since: int, upto: int | None) -> None:
         """Give ``table`` back what its log lost (its ``log_damaged`` alert) from this console's copy:

@@ -7,15 +7,15 @@
 "use strict";
 
 const STATE_WORD = {
-  irregularity: "IRREGULARITY", called: "CALLED", offline: "OFFLINE", late: "LATE", round_finished: "ROUND OVER",
+  lost: "OFFLINE IN PLAY", irregularity: "IRREGULARITY", called: "CALLED", offline: "OFFLINE", late: "LATE", round_finished: "ROUND OVER",
   idle: "BETWEEN BOARDS", playing: "PLAYING",
 };
 const STATE_MEANING = {
-  irregularity: "a ruling is awaited", called: "a call for the Director", offline: "the table is not connected",
+  lost: "gone during play or a call: a power cut, a pulled cable? go and see", irregularity: "a ruling is awaited", called: "a call for the Director", offline: "the table is not connected",
   late: "boards left, round time up",
   round_finished: "waiting for the next round", idle: "no board in play", playing: "nothing to do",
 };
-const NEEDS_DIRECTOR = new Set(["irregularity", "called"]);
+const NEEDS_DIRECTOR = new Set(["lost", "irregularity", "called"]);
 const CALL_WORD = { called: "WAITING", acknowledged: "ON MY WAY", being_ruled: "BEING RULED", resolved: "DONE" };
 const PHASE_WORD = { auction: "Bidding", declaration: "Declaration", play: "Play", done: "Board over", idle: "No board" };
 const SCORING_WORD = { MP: "matchpoints", Butler: "Butler IMPs", CrossIMP: "cross-IMPs", Teams: "teams" };
@@ -47,12 +47,14 @@ function start() {
     badge(state);
     if (state !== "live") session.check();
   });
+  alertsStart();  // console.alarms.js: sound, screen, notifications
   const m = /^#table-([A-Za-z0-9_-]{1,16})$/.exec(location.hash);
   if (m) openTableView(m[1], false);
 }
 
 function onMessage(message) {
-  if (message.kind === "alarm") raiseAlarm(message);
+  if (message.kind === "alarm" && message.broker) { ringAlarm(); notifyAlarm("The room's broker is lost", message.text); }
+  else if (message.kind === "alarm") raiseAlarm(message);
   else if (message.kind === "room") {
     room = message;
     roomAt = Date.now();
@@ -97,6 +99,7 @@ function raiseAlarm(message) {
     ...alarms.filter((a) => !(a.table === String(message.table) && a.text === message.text))].slice(0, 4);
   renderAlarms();
   ringAlarm();
+  notifyAlarm("Table " + message.table, message.text);  // console.alarms.js: when the page is hidden
 }
 
 function dismissAlarms(table) {
@@ -128,11 +131,14 @@ function renderRoom() {
   const tiles = room.tiles;
   const waiting = room.calls.filter((c) => c.state !== "resolved");
   const needing = tiles.filter((t) => NEEDS_DIRECTOR.has(t.colour)).length;
-  const offline = tiles.filter((t) => t.colour === "offline").length;
+  const offline = tiles.filter((t) => t.colour === "offline" || t.colour === "lost").length;
+  const brokerLost = room.broker && !room.broker.connected;
   replaceChildren("title", "Director" + (room.club ? " \u00b7 " + room.club : ""));
-  replaceChildren("summary", (needing ? el("b", { class: "needing" }, needing + (needing === 1 ? " table needs you" : " tables need you"))
-    : "All quiet"), " \u00b7 " + tiles.length + (tiles.length === 1 ? " table" : " tables"),
-  offline ? " \u00b7 " + offline + " offline" : null);
+  replaceChildren("summary", brokerLost ? el("b", { class: "needing" }, "Room link lost")
+    : needing ? el("b", { class: "needing" }, needing + (needing === 1 ? " table needs you" : " tables need you"))
+      : "All quiet", " \u00b7 " + tiles.length + (tiles.length === 1 ? " table" : " tables"),
+  offline && !brokerLost ? " \u00b7 " + offline + " offline" : null);
+  renderBroker();  // console.alarms.js
   document.title = (waiting.length ? "(" + waiting.length + ") " : "") + "Director";
   settleAlarms();
   renderCalls();
@@ -190,7 +196,7 @@ function tileNode(tile) {
   lines.push(el("span", { class: "tile-line tile-board" },
     el("span", { class: "nowrap" }, s.board !== null && s.board !== undefined ? "Board " + s.board : "No board"),
     s.round ? [" \u00b7 ", el("span", { class: "nowrap" }, "round " + s.round)] : null));
-  if (tile.colour === "offline") {
+  if (tile.colour === "offline" || tile.colour === "lost") {
     lines.push(el("span", { class: "tile-line" }, tile.seen ? ["last heard ", ticking(room.now - tile.seen), " ago"] : "never heard"));
   }
   const awaiting = (s.awaiting || []).filter((a) => a.alarm !== false);
