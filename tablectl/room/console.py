@@ -172,7 +172,7 @@ class Console:
         self._connected = False
         self._lost_since: float | None = wall()
         """Since when the console has not had the room's broker (None: linked)."""
-        self._lost_reason = "the console has not reached the room's broker yet"
+        self._lost_reason = "not reached yet since the console started"
         self.version = 0
         self.received = 0
         self.duplicates = 0
@@ -297,7 +297,7 @@ class Console:
                     properties: object) -> None:
         if reason.is_failure:
             log.error("the room's broker %s refused the console: %s", self.address.url(), reason)
-            self._lost_reason = f"the room's broker refused the console ({reason})"
+            self._lost_reason = f"it refused the console: {reason}"
             self._notify()
             return
         self._connected = True
@@ -318,7 +318,7 @@ class Console:
         self._connected = False
         if was or self._lost_since is None:
             self._lost_since = self._wall()
-        self._lost_reason = f"the room's broker is unreachable ({reason})"
+        self._lost_reason = f"the connection dropped: {reason}"
         log.warning("console lost the room's broker (%s): reconnecting", reason)
         if was:
             self._emit({"kind": "alarm", "table": "room", "text": self.broker()["text"], "received": self._wall(),
@@ -496,8 +496,8 @@ class Console:
             return {"connected": True, "since": None, "text": None}
         at = time.strftime("%H:%M", time.localtime(since))
         return {"connected": False, "since": since, "reason": self._lost_reason,
-                "text": f"The room's broker is unreachable since {at}: no table can reach you, and nothing "
-                        f"you send reaches a table ({self._lost_reason}). Check the room machine and its network."}
+                "text": f"The room's broker is unreachable since {at} ({self._lost_reason}): no table can reach you, "
+                        "and nothing you send reaches a table. Check the room machine and its network."}
 
     def view(self, table: str) -> Json | None:
         with self._lock:

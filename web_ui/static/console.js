@@ -11,7 +11,7 @@ const STATE_WORD = {
   idle: "BETWEEN BOARDS", playing: "PLAYING",
 };
 const STATE_MEANING = {
-  lost: "gone during play or a call: a power cut, a pulled cable? go and see", irregularity: "a ruling is awaited", called: "a call for the Director", offline: "the table is not connected",
+  lost: "gone in play: power? cable?", irregularity: "a ruling is awaited", called: "a call for the Director", offline: "the table is not connected",
   late: "boards left, round time up",
   round_finished: "waiting for the next round", idle: "no board in play", playing: "nothing to do",
 };
