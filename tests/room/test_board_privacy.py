@@ -2,8 +2,8 @@
 and ACL), every table with its pages. For every board and every table that has still to play it,
 nothing of the board (its auction, play, result, traveller, a scorecard's contract) is on any
 table's public page (spectator HTTP and WebSocket, table page, results page, public records)
-before that table has finished it (the table page shows the board in progress to the players
-seated there, and nothing of it once they have finished it) (Law 16C: information about a board a player has yet to play).
+before that table has finished it (Law 16C: information about a board a player has yet to play;
+the table page shows the board in progress to the players seated there, nothing once it is over).
 Once the last table due to play it has finished it, the board shows everywhere.
 Waits are bounded polls on a condition, never bare sleeps."""
 

@@ -95,8 +95,7 @@ def test_a_table_waiting_for_a_ruling_needs_the_director_until_it_has_applied_on
         console.mark(call.key, "resolved")  # "Done" cannot make a waiting table quiet
     assert colour(console, "3") == "irregularity" and call.state != "resolved"
     ref = console.send("3", "ruling", {"id": call.irregularity, "option": "accept_see_dummy"})
-    answer = None
-    wait(lambda: (answer := console.reply(ref, 0.1)) is not None, what="table 3's answer")
+    wait(lambda: console.reply(ref, 0.1) is not None, what="table 3's answer")
     wait(lambda: colour(console, "3") == "playing", what="table 3 quiet once it has applied the ruling")
     assert console.room.calls[call.key].state == "resolved"
 
