@@ -97,6 +97,7 @@ def test_the_directors_alarms_at_phone_width(club_broker: Broker, room_pages: tu
             t3.link.stop()
             expect(tile.locator(".state-word")).to_have_text("OFFLINE IN PLAY")
             expect(page.locator("#tiles h3.needing")).to_have_text("Needs you")
+            expect(page.locator("#alarms")).to_contain_text("Table 3 went offline during board 1")
 
             # C2: the broker goes: one alarm naming it and since when, not "4 offline"
             club_broker.stop()

@@ -117,9 +117,10 @@ function renderAlarms() {
       onclick: () => { alarms = alarms.filter((a) => a !== alarm); renderAlarms(); } }, "\u00d7"))));
 }
 
-// an alarm whose table has no open call any more in a snapshot taken after it came is over
+// an alarm whose table has no open call and needs nothing any more in a snapshot taken after it came is over
 function settleAlarms() {
   const open = new Set(room.calls.filter((c) => c.state !== "resolved").map((c) => c.table));
+  for (const t of room.tiles) if (NEEDS_DIRECTOR.has(t.colour)) open.add(t.table);  // e.g. gone in play
   const before = alarms.length;
   alarms = alarms.filter((a) => open.has(a.table) || typeof a.received !== "number" || room.now < a.received);
   if (alarms.length !== before) renderAlarms();
