@@ -21,7 +21,14 @@ for each table and session the highest ``seq`` it holds with nothing missing bef
 * with the Director's session, the **round clock** (``controller.room.clock``: he starts it when
   he calls a round) and the tables **late** for a round whose time is up;
 * what the **players** may see of the results (``controller.room.players``: the Director's
-  two settings, and whether the session is over), one message per table (``for_players``).
+  two settings, whether the session is over, the boards **released**: ``controller.room.release``),
+  one message per table (``for_players``), with the Director's **answer** to the table's call
+  (on my way, done: the table's page shows it).
+
+Nothing that needs the Director goes quiet by itself: a table whose state says it awaits a
+ruling stays an ``irregularity`` tile until the table itself has applied one ("Done" is refused
+meanwhile); a table gone with a board in play or a call open is ``lost`` and an alarm; the
+session's end reaches the players only ``UNDO_SECONDS`` after the Director ends it.
 
 The state is the console thread's own (plain mutable objects, never shared); its output,
 ``snapshot()``, is plain JSON for the page.
