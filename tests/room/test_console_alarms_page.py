@@ -1,8 +1,9 @@
 """The Director's alarms in a real Chromium on a phone (390 px), with table 3 on the club's Mosquitto:
 the page says whether the alarm can sound (off until a first tap) and whether the screen stays on;
 a table waiting for a ruling stays on "needs you" when "Done" is tapped; "On my way" shows on the
-table's own page; "End the session" asks first and can be undone; a table gone during play is an
-alarm; the broker lost is one alarm naming the cause and since when."""
+table's own page, and its spectator page shows nothing of the board in play; "End the session"
+asks first and can be undone; a table gone during play is an alarm; the broker lost is one alarm
+naming the cause and since when."""
 
 from __future__ import annotations
 
@@ -80,6 +81,12 @@ def test_the_directors_alarms_at_phone_width(club_broker: Broker, room_pages: tu
             table_page = context.new_page()
             table_page.goto(table_url + "/")
             expect(table_page.locator("#banner")).to_have_text("The Director is on the way")
+            # B: the spectators of table 3 see nothing of the board in play (not released: Law 16C)
+            spectator = context.new_page()
+            spectator.goto(table_url + "/spectator")
+            expect(spectator.locator("#board-info")).to_contain_text("Board 1 is still to be played at other tables")
+            expect(spectator.locator("#auction")).to_be_empty()
+            assert spectator.evaluate("document.documentElement.scrollWidth") <= 390
             page.locator("#calls li[data-table='3'] button.done").click()
             expect(page.locator("#calls-error")).to_contain_text("still waits for your ruling")
             expect(tile.locator(".state-word")).to_have_text("IRREGULARITY")
