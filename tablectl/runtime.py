@@ -177,6 +177,10 @@ class TableRuntime:
         self._room_results: dict[str, Any] | None = None
         """What the room's console last published for this table's players (kept in memory: the
         broker keeps it retained, and gives it again when the link reconnects)."""
+        self._in_room = False
+        """A room's link is attached: the public pages show only the boards the room released."""
+        self.room_version = 0
+        """Counts the room's messages taken (the pages rebuild theirs when it changes)."""
         opened = power_on(self.store, self.setup)
         self.rebuilt, self.loss = opened.rebuilt, opened.loss
         self._pinned.extend(opened.pinned)
@@ -361,9 +365,25 @@ class TableRuntime:
             return self._room_results
 
     def take_room_results(self, body: Mapping[str, Any]) -> None:
-        """Keep what the room's console published for this table's players (``tablectl.room.link``)."""
+        """Keep what the room's console published for this table's players (``tablectl.room.link``):
+        the pages that show it are told."""
         with self._lock:
             self._room_results = dict(body)
+            self._in_room = True
+            self.room_version += 1
+        self._notify()
+
+    def join_room(self) -> None:
+        """A room's link is attached (``tablectl.room.link``): from now on the public pages show a
+        board only once the room has released it (``web_ui.privacy``), nothing before the console
+        has said which."""
+        with self._lock:
+            self._in_room = True
+            self.room_version += 1
+
+    def in_room(self) -> bool:
+        with self._lock:
+            return self._in_room
 
     def subscribe(self, callback: Callable[[int], None]) -> Callable[[], None]:
         with self._lock:

@@ -5,6 +5,8 @@ Three audiences (``controller.views`` decides what each may see):
 - the **table page** ``/`` and ``GET /api/table``, ``/ws/table``: public information only;
 - the **spectator page** ``/spectator`` and ``GET /api/spectator``, ``/ws/spectator``: the
   public information with the whole play, ``settings.spectator_delay`` seconds late;
+  at a table in a club room both public audiences see a board only once the room has released
+  it (``web_ui.privacy``);
 - the **arbiter page** ``/arbiter`` and ``/api/arbiter/*``, ``/ws/arbiter``: everything, after
   the PIN (``web_ui.security`` for sessions, attempt limits and cross-site checks).
 
@@ -40,7 +42,7 @@ from controller.records.tablelog import action_of
 from controller.seats import Seat
 from controller.table import TableState
 from controller.views import claim_help_view, spectator_view
-from web_ui import jsonbody
+from web_ui import jsonbody, privacy
 from web_ui.arbiter_link import LINK_PATH, LinkChecker
 from web_ui.hub import Channel, Hub, arbiter_payload, dumps
 from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody, SubmitResult
@@ -195,14 +197,16 @@ def create_app(service: TableService, settings: WebSettings, *,
     async def get_table() -> Json:
         from controller.views import table_view
         seq, now, state = await snapshot_state()
-        return table_view(state, seq=seq, now=now, table_name=settings.table_name)
+        payload = privacy.with_answer(table_view(state, seq=seq, now=now, table_name=settings.table_name), service)
+        return privacy.table_payload(payload, await asyncio.to_thread(privacy.release_of, service))
 
     @public.get("/spectator", response_model=None,
                 summary="The spectators' view (the whole play), settings.spectator_delay seconds late")
     async def get_spectator(request: Request) -> Response:
         if settings.spectator_delay <= 0:
             seq, now, state = await snapshot_state()
-            payload = spectator_view(state, seq=seq, now=now, table_name=settings.table_name)
+            payload = privacy.spectator_payload(spectator_view(state, seq=seq, now=now, table_name=settings.table_name),
+                                                await asyncio.to_thread(privacy.release_of, service))
             payload["delay"] = 0.0
             return Response(dumps(payload), media_type="application/json")
         hub = hub_of(request.app)
@@ -224,7 +228,8 @@ def create_app(service: TableService, settings: WebSettings, *,
         if policy == "after_session" and not (state.finished or published):
             raise HTTPException(403, "the records are the arbiter's until the session ends (public_records = "
                                      "after_session): these boards may still be played at other tables")
-        records = _public_records(state)
+        release = await asyncio.to_thread(privacy.release_of, service)
+        records = [r for r in _public_records(state) if release is None or release.shows(r.number)]
         text = await asyncio.to_thread(pbn.dumps if fmt == "pbn" else lin.dumps, records)
         return PlainTextResponse(text, headers={
             "Content-Disposition": f'attachment; filename="{_filename(settings.table_name, fmt)}"'})

@@ -15,12 +15,19 @@ HTTP contract (errors are ``{"detail": ...}``):
   action body): sent on the table's ``command`` topic; the answer is the table's: 200
   ``{"accepted": true}``, 409 with its reason, 504 when the table did not answer (offline:
   nothing was applied);
-- ``POST /api/calls/mark {"key", "state"}``: a call ``acknowledged`` or ``resolved``;
+- ``POST /api/calls/mark {"key", "state"}``: a call ``acknowledged`` (on my way) or ``resolved``
+  (done): the table is told and shows it; 409 for a call whose table still waits for a ruling
+  (it closes when the table has applied one);
 - ``GET /api/settings``: ``{"players": {"travellers", "ranking"}, "ended", "over", "clock"}``;
   ``POST /api/settings/players {"travellers": bool, "ranking": "end"|"live"|"never"}``: what the
   players see at their tables (``controller.room.players``); ``POST /api/session/end {"ended"}``:
-  the session is over (or not); ``POST /api/clock/start {"round"}``: round N is called now, its
+  the session is over (or not: within a minute the tables have seen nothing of it);
+  ``POST /api/boards/release {"board", "released"}``: a board shown to the players before every
+  table has played it (``controller.room.release``); ``POST /api/clock/start {"round"}``: round N is called now, its
   clock runs (409 without the session); ``POST /api/clock/stop``;
+- ``POST /api/session/new``: a new session starts clean, the old one kept; ``GET /api/archive``:
+  the sessions kept; ``GET /api/archive/{name}``: one's ranking and travellers
+  (``tablectl.room.sessions``);
 - ``GET /tables/{id}/arbiter``: a redirect (303) to that table's arbiter page by a signed,
   one-time link (``web_ui.arbiter_link``): the Director is in without the PIN, whatever a PIN
   guesser did there (404 when the console has no link key or no URL for that table);
@@ -86,6 +93,10 @@ class ConsoleService(Protocol):
     def settings(self) -> Json: ...
     def set_players(self, travellers: bool, ranking: str) -> Json: ...
     def end_session(self, ended: bool = True) -> Json: ...
+    def release(self, board: str, released: bool = True) -> Json: ...
+    def new_session(self) -> Json: ...
+    def archives(self) -> list[Json]: ...
+    def archived(self, name: str) -> Json | None: ...
     def start_round(self, round_: int) -> Json: ...
     def stop_clock(self) -> Json: ...
 
@@ -128,6 +139,12 @@ class PlayersBody(BaseModel):
 class EndBody(BaseModel):
     model_config = {"extra": "forbid"}
     ended: bool = True
+
+
+class ReleaseBody(BaseModel):
+    model_config = {"extra": "forbid"}
+    board: str = Field(pattern=r"^[0-9]{1,3}$")
+    released: bool = True
 
 
 class ClockBody(BaseModel):
@@ -270,6 +287,8 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
             call = await asyncio.to_thread(console.mark, body.key, body.state)
         except KeyError as exc:
             raise HTTPException(404, f"no call {body.key!r}") from exc
+        except ValueError as exc:
+            raise HTTPException(409, str(exc)) from exc
         return {"key": call.key, "state": call.state}
 
     async def act(fn: Callable[..., Json], *args: Any) -> Json:
@@ -290,6 +309,25 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
     @api.post("/session/end", summary="The session is over (ended: true) or not (false)")
     async def end_session(body: EndBody, _: Guarded) -> Json:
         return await act(console.end_session, body.ended)
+
+    @api.post("/session/new", summary="Start a new session: the console empties, the old session is kept")
+    async def new_session(_: Guarded) -> Json:
+        return await act(console.new_session)
+
+    @api.get("/archive", summary="The sessions kept, newest first")
+    async def archive_list(_: Director) -> list[Json]:
+        return await asyncio.to_thread(console.archives)
+
+    @api.get("/archive/{name}", summary="A kept session's ranking and travellers")
+    async def archive_one(name: str, _: Director) -> Json:
+        found = await asyncio.to_thread(console.archived, name)
+        if found is None:
+            raise HTTPException(404, f"no kept session {name!r}")
+        return found
+
+    @api.post("/boards/release", summary="Show a board to the players before every table has played it (or not)")
+    async def release_board(body: ReleaseBody, _: Guarded) -> Json:
+        return await act(console.release, body.board, body.released)
 
     @api.post("/clock/start", summary="Round N is called now: its clock runs (the session's round time)")
     async def start_clock(body: ClockBody, _: Guarded) -> Json:

@@ -5,6 +5,8 @@ the event loop (``loop.call_soon_threadsafe``). One pusher task then takes a sna
 the loop, builds each audience's payload once, and puts its JSON text into every client's
 queue. A queue holds one payload: a slow client skips to the latest, and a reconnecting
 client gets the latest at once. Spectators get the public payloads ``delay`` seconds late.
+At a table in a club room both public payloads obey the room's rule (``web_ui.privacy``: a board
+is shown only once released); a new message from the room rebuilds them.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.views import arbiter_view, spectator_view, table_view
+from web_ui import privacy
 from web_ui.service import Snapshot, TableService
 
 __all__ = ["Channel", "DelayBuffer", "Hub", "arbiter_payload", "dumps"]
@@ -95,6 +98,7 @@ class Hub:
         self._dirty = asyncio.Event()
         self._held = asyncio.Event()
         self._last_seq = -1
+        self._last_room = -1
         self._arbiter_wanted = False
         self._tasks: list[asyncio.Task[None]] = []
         self._unsubscribe: Callable[[], None] | None = None
@@ -133,10 +137,12 @@ class Hub:
         return arbiter_payload(snap, self.table_name)
 
     def table_payload(self, snap: Snapshot) -> dict[str, Any]:
-        return table_view(snap.state, seq=snap.seq, now=snap.now, table_name=self.table_name)
+        payload = table_view(snap.state, seq=snap.seq, now=snap.now, table_name=self.table_name)
+        return privacy.table_payload(privacy.with_answer(payload, self.service), privacy.release_of(self.service))
 
     def spectator_payload(self, snap: Snapshot) -> dict[str, Any]:
         payload = spectator_view(snap.state, seq=snap.seq, now=snap.now, table_name=self.table_name)
+        payload = privacy.spectator_payload(payload, privacy.release_of(self.service))
         payload["delay"] = self.delay
         return payload
 
@@ -145,9 +151,10 @@ class Hub:
             await self._dirty.wait()
             self._dirty.clear()
             snap = await self.snapshot()
-            if snap.seq <= self._last_seq:
+            room = int(getattr(self.service, "room_version", 0))
+            if snap.seq <= self._last_seq and room == self._last_room:
                 continue
-            self._last_seq = snap.seq
+            self._last_seq, self._last_room = snap.seq, room
             self.last_snapshot = snap
             self.table.publish(dumps(self.table_payload(snap)))
             spectator = dumps(self.spectator_payload(snap))

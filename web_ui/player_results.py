@@ -11,8 +11,11 @@ table (``TableRuntime.room_results``). No session is needed: it is the players' 
   table is in no club room or the console has sent nothing yet.
 
 Whatever the message says, a traveller is shown only for a board **this table has finished**
-(its own log says so): a player never sees a board's results before he has played it (it would
-tell him the deal). While the session runs the scorecards keep only those boards too.
+(its own log says so) and **the room has released** (``web_ui.privacy``: every table due to play
+it has finished it): a player who opens any table's page never sees a board's results before
+every table has played it (it would tell him the deal). While the session runs the scorecards keep
+only the boards this table finished, and show a board's contract, result and points only once it is
+released; a scorecard's place and total only when the ranking is shown.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ from typing import Any, Protocol, runtime_checkable
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
+from controller.room.players import held_back
 from controller.table import TableState
+from web_ui.privacy import released_in
 from web_ui.service import TableService
 
 __all__ = ["RoomResultsSource", "player_results_router", "visible"]
@@ -54,18 +59,21 @@ def visible(published: Json | None, finished: set[str], table_name: str) -> Json
         return {"available": False, "table_name": table_name, "table": None, "name": None, "ended": False,
                 "settings": None, "boards": [], "travellers": [], "scorecards": [], "ranking": None}
     ended = published.get("ended") is True
+    release = released_in(published)
     travellers = [t for t in _list(published.get("travellers"))
-                  if isinstance(t, dict) and str(t.get("board")) in finished]
+                  if isinstance(t, dict) and str(t.get("board")) in finished and release.shows(t.get("board"))]
+    ranking = published.get("ranking")
     cards = []
     for card in _list(published.get("scorecards")):
         if isinstance(card, dict):
-            rows = [b for b in _list(card.get("boards")) if isinstance(b, dict)
-                    and (ended or str(b.get("board")) in finished)]
-            cards.append({**card, "boards": rows})
-    ranking = published.get("ranking")
+            rows = [b if release.shows(b.get("board")) else held_back(b) for b in _list(card.get("boards"))
+                    if isinstance(b, dict) and (ended or str(b.get("board")) in finished)]
+            cards.append({**card, "boards": rows, "standing": card.get("standing") if isinstance(ranking, list)
+                          else None})
     return {"available": True, "table_name": table_name, "table": published.get("table"),
             "name": published.get("name"), "ended": ended,
             "settings": published.get("settings"), "boards": [str(t["board"]) for t in travellers],
+            "released": release.as_json(),
             "travellers": travellers, "scorecards": cards, "ranking": ranking if isinstance(ranking, list) else None}
 
 

@@ -21,7 +21,14 @@ for each table and session the highest ``seq`` it holds with nothing missing bef
 * with the Director's session, the **round clock** (``controller.room.clock``: he starts it when
   he calls a round) and the tables **late** for a round whose time is up;
 * what the **players** may see of the results (``controller.room.players``: the Director's
-  two settings, and whether the session is over), one message per table (``for_players``).
+  two settings, whether the session is over, the boards **released**: ``controller.room.release``),
+  one message per table (``for_players``), with the Director's **answer** to the table's call
+  (on my way, done: the table's page shows it).
+
+Nothing that needs the Director goes quiet by itself: a table whose state says it awaits a
+ruling stays an ``irregularity`` tile until the table itself has applied one ("Done" is refused
+meanwhile); a table gone with a board in play or a call open is ``lost`` and an alarm; the
+session's end reaches the players only ``UNDO_SECONDS`` after the Director ends it.
 
 The state is the console thread's own (plain mutable objects, never shared); its output,
 ``snapshot()``, is plain JSON for the page.
@@ -36,6 +43,7 @@ from typing import Any
 from controller.fieldscore.session import Session
 from controller.room.clock import Late, RoundClock, late_tables
 from controller.room.players import PlayerSettings, for_table, session_complete
+from controller.room.release import Released, released
 from controller.room.results import RoomAlert, RoomResults, table_order
 
 __all__ = ["Call", "Received", "Room", "Stream", "tile_colour"]
@@ -47,6 +55,9 @@ _REPLIES_KEPT = 500
 """Answers to the console's commands kept (the oldest go first)."""
 _RESOLVED_KEEP = 20
 """Resolved calls kept on the queue (the latest), so the Director sees what was just dealt with."""
+UNDO_SECONDS = 60.0
+"""The Director may take back "End the session" for this long: the tables see the end only after it."""
+_IN_PLAY = ("auction", "declaration", "play")
 
 
 @dataclass(slots=True)
@@ -111,14 +122,27 @@ class Tile:
     state_time: float = 0.0
 
 
+def awaits_ruling(tile: Tile) -> bool:
+    """The table itself says it waits for the Director's ruling (its state lists an irregularity
+    awaiting one that needs him): only the table's next state can say it is applied."""
+    awaiting = (tile.state or {}).get("awaiting")
+    return isinstance(awaiting, list) and any(isinstance(i, dict) and i.get("alarm") is not False for i in awaiting)
+
+
+def in_play(tile: Tile) -> bool:
+    """The table was last heard with a board in progress."""
+    return (tile.state or {}).get("phase") in _IN_PLAY
+
+
 def tile_colour(tile: Tile, calls: list[Call], late: bool = False) -> str:
-    """The tile's state: ``offline``, ``irregularity`` (awaiting a ruling), ``called`` (the
-    arbiter called at the table), ``late`` (the round's time is up, its boards not all played),
-    ``round_finished``, ``idle`` or ``playing``."""
-    if not tile.online:
-        return "offline"
+    """The tile's state: ``lost`` (offline with a board in play or a call open: a power cut, a
+    pulled cable), ``offline``, ``irregularity`` (the table awaits a ruling, whatever the queue
+    says), ``called`` (the arbiter called at the table), ``late`` (the round's time is up, its
+    boards not all played), ``round_finished``, ``idle`` or ``playing``."""
     open_calls = [c for c in calls if c.table == tile.table and c.state != "resolved"]
-    if any(c.irregularity is not None for c in open_calls):
+    if not tile.online:
+        return "lost" if in_play(tile) or open_calls or awaits_ruling(tile) else "offline"
+    if awaits_ruling(tile) or any(c.irregularity is not None for c in open_calls):
         return "irregularity"
     if open_calls:
         return "called"
@@ -161,6 +185,12 @@ class Room:
         self.players = PlayerSettings()
         self.ended = False
         """The Director has ended the session (``end_session``)."""
+        self.ended_at: float | None = None
+        """When he ended it: the tables see the end ``UNDO_SECONDS`` later (he may take it back meanwhile)."""
+        self.released_boards: set[str] = set()
+        """The boards the Director released to the players himself (``controller.room.release``)."""
+        self.answers: dict[str, Json] = {}
+        """table -> the Director's latest answer to its call (``on_my_way`` or ``done``), for its page."""
 
     @property
     def travellers(self) -> dict[str, dict[str, Json]]:
@@ -196,8 +226,13 @@ class Room:
         body = msg.get("body", msg)
         body = body if isinstance(body, dict) else {}
         online = bool(msg.get("online", body.get("online", False)))
+        was_online = tile.online
         tile.online = online
         alarm = None
+        if was_online and not online and (in_play(tile) or awaits_ruling(tile) or self._open(tile.table)):
+            board = (tile.state or {}).get("board")
+            alarm = (f"Table {tile.table} went offline" + (f" during board {board}" if board is not None else "")
+                     + ": a power cut or a pulled cable? Go and see")
         if online:
             tile.state = {**body, "online": True, "session": msg.get("session"), "seq": msg.get("seq")}
             tile.session = str(msg.get("session", tile.session or ""))
@@ -280,11 +315,25 @@ class Room:
         if state not in CALL_STATES[1:]:
             raise ValueError(f"a call can be marked {', '.join(CALL_STATES[1:])}, not {state!r}")
         call = self.calls[key]
+        if state == "resolved" and call.irregularity is not None and self._awaiting(call):
+            raise ValueError(f"table {call.table} still waits for your ruling on {call.what}: open the table and "
+                             "rule; the call closes when the table has applied it")
         if state == "resolved":
             self._resolve(call, now, "resolved by the Director")
         elif call.state != "resolved" and CALL_STATES.index(state) > CALL_STATES.index(call.state):
             call.state = state
+        if call.origin == "table" and state in ("acknowledged", "resolved"):
+            self.answers[call.table] = {"answer": "on_my_way" if state == "acknowledged" else "done",
+                                        "seat": call.seat, "board": call.board, "irregularity": call.irregularity,
+                                        "what": call.what, "at": now}
         return call
+
+    def _awaiting(self, call: Call) -> bool:
+        """The table's latest state still lists ``call``'s irregularity as awaiting a ruling."""
+        tile = self.tiles.get(call.table)
+        awaiting = (tile.state or {}).get("awaiting") if tile is not None else None
+        return isinstance(awaiting, list) and any(isinstance(i, dict) and i.get("id") == call.irregularity
+                                                  for i in awaiting)
 
     def opened(self, table: str, now: float) -> None:
         """The Director opened a table: its acknowledged or new calls are being ruled."""
@@ -307,14 +356,36 @@ class Room:
         """The Director's settings for what the players see (``controller.room.players``)."""
         self.players = settings
 
-    def end_session(self, ended: bool = True) -> None:
-        """The Director ends the session (the players see every board they played, and the ranking
-        if he publishes it at the end), or takes that back."""
+    def end_session(self, ended: bool = True, now: float | None = None) -> None:
+        """The Director ends the session at ``now`` (the players see every board they played, and the
+        ranking if he publishes it at the end, ``UNDO_SECONDS`` later), or takes that back."""
         self.ended = ended
+        self.ended_at = now if ended else None
 
-    def session_over(self) -> bool:
-        """The Director ended the session, or every table has played all its boards."""
-        return self.ended or session_complete(self.results)
+    def undo_left(self, now: float) -> float | None:
+        """Seconds left to take back the end of the session (None: not ended, or too late)."""
+        if not self.ended or self.ended_at is None:
+            return None
+        left = self.ended_at + UNDO_SECONDS - now
+        return left if left > 0 else None
+
+    def session_over(self, now: float | None = None) -> bool:
+        """The Director ended the session (and his minute to take it back is over, when ``now`` is
+        given), or every table has played all its boards."""
+        if self.ended and (now is None or self.undo_left(now) is None):
+            return True
+        return session_complete(self.results)
+
+    def release(self, board: str, released_: bool = True) -> None:
+        """The Director releases ``board`` to the players (or takes it back)."""
+        if released_:
+            self.released_boards.add(str(board))
+        else:
+            self.released_boards.discard(str(board))
+
+    def released(self, now: float) -> Released:
+        """The boards the players may see anything of now (``controller.room.release``)."""
+        return released(self.results, over=self.session_over(now), by_director=self.released_boards)
 
     def _tables(self) -> list[str]:
         """Every table the console knows: those heard from, those with results, the session's."""
@@ -344,12 +415,17 @@ class Room:
 
     def for_players(self, now: float) -> dict[str, Json]:
         """Per table, what its players may see now (``controller.room.players.for_table``)."""
-        ended = self.session_over()
+        ended = self.session_over(now)
         clock_round = None if self.clock is None else self.clock.round_at(now)
         travellers, ranking = self.results.travellers(), self.results.ranking()
-        return {t: for_table(self.results, t, self.players, ended=ended, clock_round=clock_round,
-                             travellers_now=travellers, ranking_now=ranking)
-                for t in self._tables()}
+        release = self.released(now)
+        out = {}
+        for t in self._tables():
+            body = for_table(self.results, t, self.players, ended=ended, clock_round=clock_round,
+                             travellers_now=travellers, ranking_now=ranking, release=release)
+            body["director"] = self.answers.get(t)
+            out[t] = body
+        return out
 
     # -- output -----------------------------------------------------------------------------------
 
@@ -386,7 +462,9 @@ class Room:
                 "ranking": self.results.ranking(), "scores": self.results.scores(), "alerts": alerts,
                 "clock": None if self.clock is None else self.clock.as_json(now),
                 "late": [x.as_json() for x in late], "players": self.players.as_json(),
-                "ended": self.ended, "over": self.session_over()}
+                "ended": self.ended, "undo_left": self.undo_left(now), "over": self.session_over(now),
+                "released": self.released(now).as_json(), "released_by_director": sorted(self.released_boards,
+                                                                                          key=_order)}
 
     def scorecard(self, pair: str, section: str | None = None) -> Json:
         """``pair``'s session so far (``controller.room.results.RoomResults.scorecard``)."""

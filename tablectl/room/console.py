@@ -23,6 +23,11 @@ The Director's settings (``settings``: what the players see of the results, the 
 the round clock) are kept in ``console.sqlite`` too. After every change, and every few seconds
 for the round clock, each table is sent what its players may see (``controller.room.players``)
 on its ``results`` topic, retained (only when it changed): the table's results page shows it.
+The same message says which boards the players may see anything of (``released``:
+``controller.room.release``) and carries the Director's answer to the table's call (``director``).
+
+A new session starts clean, the old one kept (``tablectl.room.sessions``): ``new_session``, or
+at start when the session file changed or the store is last session's.
 """
 
 from __future__ import annotations
@@ -46,11 +51,12 @@ from controller.deal import Deal
 from controller.fieldscore.model import EventScore
 from controller.fieldscore.session import Session
 from controller.room.clock import RoundClock
-from controller.room.console import Call, Room
+from controller.room.console import Call, Room, Stream
 from controller.room.players import PlayerSettings
 from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.commands import command
 from tablectl.room.link import COMMAND_LIMIT, iso, room_client
+from tablectl.room.sessions import STALE_HOURS, archive, archive_path, archives, read_archive, session_key
 
 __all__ = ["Console", "ConsoleStore"]
 
@@ -136,6 +142,11 @@ class ConsoleStore:
         marks = [(str(k), str(s), float(a)) for k, s, a in self._conn.execute("SELECT key, state, at FROM mark")]
         return messages, states, marks
 
+    def latest(self) -> float | None:
+        """When the console received the newest message kept (None: none)."""
+        row = self._conn.execute("SELECT max(received) FROM message").fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
             self._conn.close()
@@ -159,6 +170,9 @@ class Console:
         self._subscribers: list[Callable[[Json], None]] = []
         self._acks: dict[str, tuple[str, int]] = {}
         self._connected = False
+        self._lost_since: float | None = wall()
+        """Since when the console has not had the room's broker (None: linked)."""
+        self._lost_reason = "not reached yet since the console started"
         self.version = 0
         self.received = 0
         self.duplicates = 0
@@ -167,6 +181,14 @@ class Console:
         """table -> the results last sent to its players."""
         self._restore()
         self._restore_settings()
+        latest = self.store.latest()
+        kept = self.store.settings().get("session_key")
+        if kept not in (None, session_key(session)):
+            self._begin_new("the session file changed")
+        elif latest is not None and wall() - latest > STALE_HOURS * 3600:
+            self._begin_new("the kept session is last session's")
+        elif kept is None:
+            self.store.set("session_key", session_key(session))
         self._client = room_client(address, f"bridge-{self.club}-console", clean_session=False)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
@@ -175,6 +197,11 @@ class Console:
     def _restore(self) -> None:
         messages, states, marks = self.store.load()
         now = self._wall()
+        seeded = self.store.settings().get("archived_streams")
+        for item in seeded if isinstance(seeded, list) else []:
+            with contextlib.suppress(ValueError, TypeError):
+                table, session, acked = item
+                self.room.streams[(str(table), str(session))] = Stream(int(acked))
         for table, kind, payload in messages:
             with contextlib.suppress(ValueError, TypeError, KeyError):
                 self.room.receive(kind, table, json.loads(payload), now)
@@ -190,13 +217,56 @@ class Console:
             log.info("console: %d messages of %d tables restored from %s", len(messages), len(self.room.tiles),
                      self.store.path)
 
+    def new_session(self) -> Json:
+        """The Director starts a new session: the old one kept (``tablectl.room.sessions``), the
+        console empty, every table sent empty results."""
+        self._begin_new("the Director started a new session")
+        self._queue.put(("", b"", self._wall()))
+        self._notify()
+        return self.settings()
+
+    def archives(self) -> list[Json]:
+        """The sessions kept (``tablectl.room.sessions.archives``)."""
+        return archives(self.store.path.parent)
+
+    def archived(self, name: str) -> Json | None:
+        """A kept session's ranking and travellers (None: no such session)."""
+        path = archive_path(self.store.path.parent, name)
+        return None if path is None else read_archive(path, self.club, self.session)
+
+    def _begin_new(self, why: str) -> None:
+        with self._lock:
+            old = self.room
+            streams = [[t, s, st.acked] for (t, s), st in old.streams.items()]
+            path = self.store.path
+            self.store.close()
+            kept = archive(path, self._wall())
+            self.store = ConsoleStore(path)
+            self.store.set("session_key", session_key(self.session))
+            self.store.set("archived_streams", streams)
+            self.store.set("players", old.players.as_json())
+            self.room = Room(self.club, session=self.session)
+            self.room.set_players(old.players)
+            for (t, s), st in old.streams.items():
+                self.room.streams[(t, s)] = Stream(st.acked)
+            for table, tile in old.tiles.items():  # the tables as they are now (their tiles), nothing of the session
+                self.room.tiles[table] = tile
+            self._published.clear()
+            self.version += 1
+        log.warning("console: a new session starts (%s); the previous one is kept in %s", why, kept)
+
     def _restore_settings(self) -> None:
         kept = self.store.settings()
         with contextlib.suppress(ValueError, TypeError, KeyError):
             players = kept.get("players")
             if isinstance(players, dict):
                 self.room.set_players(PlayerSettings(bool(players["travellers"]), str(players["ranking"])))
-        self.room.end_session(kept.get("ended") is True)
+        ended_at = kept.get("ended_at")
+        self.room.end_session(kept.get("ended") is True,
+                              float(ended_at) if isinstance(ended_at, int | float) else None)
+        released = kept.get("released")
+        if isinstance(released, list):
+            self.room.released_boards = {str(b) for b in released}
         clock = kept.get("clock")
         if isinstance(clock, dict) and self.room.clock is not None:
             with contextlib.suppress(ValueError, TypeError, KeyError):
@@ -227,8 +297,11 @@ class Console:
                     properties: object) -> None:
         if reason.is_failure:
             log.error("the room's broker %s refused the console: %s", self.address.url(), reason)
+            self._lost_reason = f"it refused the console: {reason}"
+            self._notify()
             return
         self._connected = True
+        self._lost_since = None
         log.info("console linked to the room %s", self.address.url())
         client.subscribe(f"bridge/{self.club}/table/+/#", qos=1)
         with self._lock:
@@ -241,8 +314,15 @@ class Console:
 
     def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
                        properties: object) -> None:
+        was = self._connected
         self._connected = False
+        if was or self._lost_since is None:
+            self._lost_since = self._wall()
+        self._lost_reason = f"the connection dropped: {reason}"
         log.warning("console lost the room's broker (%s): reconnecting", reason)
+        if was:
+            self._emit({"kind": "alarm", "table": "room", "text": self.broker()["text"], "received": self._wall(),
+                        "broker": True})
         self._notify()
 
     def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
@@ -365,6 +445,8 @@ class Console:
             if info.rc == mqtt.MQTT_ERR_SUCCESS:
                 with self._lock:
                     self._published[table] = text
+        if changed:  # e.g. the Director's minute to undo the session's end is over: the page shows it
+            self._notify()
 
     def _send_restore(self, table: str, session: str, since: int, upto: int | None) -> None:
         """Give ``table`` back what its log lost (its ``log_damaged`` alert) from this console's copy:
@@ -403,7 +485,19 @@ class Console:
             out = self.room.snapshot(self._wall())
             out["version"] = self.version
         out["connected"] = self._connected
+        out["broker"] = self.broker()
         return out
+
+    def broker(self) -> Json:
+        """Whether the console has the room's broker: ``{"connected", "since", "text"}``, ``text``
+        naming the cause and since when (the tables' tiles say nothing while it is lost)."""
+        since = self._lost_since
+        if self._connected or since is None:
+            return {"connected": True, "since": None, "text": None}
+        at = time.strftime("%H:%M", time.localtime(since))
+        return {"connected": False, "since": since, "reason": self._lost_reason,
+                "text": f"The room's broker is unreachable since {at} ({self._lost_reason}): no table can reach you, "
+                        "and nothing you send reaches a table. Check the room machine and its network."}
 
     def view(self, table: str) -> Json | None:
         with self._lock:
@@ -431,8 +525,10 @@ class Console:
         """What the players see of the results, whether the session is over, the round clock."""
         with self._lock:
             clock = self.room.clock
+            now = self._wall()
             return {"players": self.room.players.as_json(), "ended": self.room.ended,
-                    "over": self.room.session_over(),
+                    "undo_left": self.room.undo_left(now), "over": self.room.session_over(now),
+                    "released": sorted(self.room.released_boards),
                     "clock": None if clock is None else clock.as_json(self._wall())}
 
     def set_players(self, travellers: bool, ranking: str) -> Json:
@@ -444,10 +540,20 @@ class Console:
         return self._changed_settings()
 
     def end_session(self, ended: bool = True) -> Json:
-        """The Director ends the session (or takes it back)."""
+        """The Director ends the session (or takes it back): the tables see it a minute later
+        (``controller.room.console.UNDO_SECONDS``), unless he takes it back meanwhile."""
         with self._lock:
-            self.room.end_session(ended)
+            now = self._wall()
+            self.room.end_session(ended, now)
             self.store.set("ended", ended)
+            self.store.set("ended_at", now if ended else None)
+        return self._changed_settings()
+
+    def release(self, board: str, released: bool = True) -> Json:
+        """The Director releases ``board`` to the players (or takes it back) before every table has played it."""
+        with self._lock:
+            self.room.release(board, released)
+            self.store.set("released", sorted(self.room.released_boards))
         return self._changed_settings()
 
     def start_round(self, round_: int) -> Json:
@@ -481,10 +587,13 @@ class Console:
         self._notify()
 
     def mark(self, key: str, state: str) -> Call:
+        """The Director moves a call on (KeyError, ValueError: ``Room.mark``); his answer goes to
+        the table with its players' results (``director``: its page shows it)."""
         with self._lock:
             call = self.room.mark(key, state, self._wall())
             self.store.mark(key, state, self._wall())
             self.version += 1
+        self._queue.put(("", b"", self._wall()))  # the console thread sends the answer to the table
         self._notify()
         return call
 

@@ -127,6 +127,7 @@ class TableLink:
         self.published = 0
         """Outbox messages handed to the broker so far (every resend counts)."""
         self._client = self._make_client()
+        runtime.join_room()  # the table's public pages now show only what the room has released
         self._threads: list[threading.Thread] = []
         self._unsubscribe: Callable[[], None] | None = None
 

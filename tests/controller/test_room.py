@@ -109,13 +109,14 @@ def test_room_queues_a_call_per_irregularity_and_resolves_it_when_ruled() -> Non
 
 
 def test_room_tile_goes_offline_on_the_last_will_and_travellers_fill_in() -> None:
+    """A table gone during play is ``lost`` (it needs the Director); one gone between boards, ``offline``."""
     room = Room("c")
     room.receive("state", "3", {**_msg(0, 0, {}), "online": True, "board": 2, "phase": "play"}, 1.0)
     room.receive("result", "3", _msg(4, 0, {"number": 2, "contract": "4S", "declarer": "N", "tricks": 10,
                                             "result": "=", "score_ns": 420, "status": "played"}), 2.0)
     room.receive("state", "3", {"v": 1, "club": "c", "table": "3", "online": False}, 3.0)
     snap = room.snapshot(4.0)
-    assert snap["tiles"][0]["colour"] == "offline"
+    assert snap["tiles"][0]["colour"] == "lost"  # gone with a board in play: an alarm, not a grey tile
     assert snap["travellers"] == [{"board": "2", "results": [
         {"table": "3", "contract": "4S", "declarer": "N", "tricks": 10, "result": "=", "score_ns": 420,
          "status": "played", "pairs": None}]}]

@@ -1,7 +1,8 @@
 """What the players at a table may see of the room's results, pure (controller/room/players.py):
 a board's traveller only once the players seated there have played it themselves, never before
-(it would tell them the deal), gone when they move on; the ranking as the Director publishes it
-(live, at the end of the session, never); travellers on or off."""
+(it would tell them the deal), gone when they move on, and its results only once every table due to
+play it has finished it (Law 16C) or the Director released it; the ranking, and a scorecard's place,
+as the Director publishes it (live, at the end of the session, never); travellers on or off."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ def boards_of(table: int, round_: int) -> tuple[int, ...]:
 
 
 def shown(room: Room, table: str, now: float = T0) -> list[str]:
-    return [t["board"] for t in room.for_players(now)[table]["travellers"]]
+    """The boards whose results the pairs seated at ``table`` may see (once released)."""
+    return list(room.for_players(now)[table]["boards"])
 
 
 def test_a_table_sees_the_traveller_of_a_board_only_once_it_has_played_it_itself() -> None:
@@ -35,6 +37,12 @@ def test_a_table_sees_the_traveller_of_a_board_only_once_it_has_played_it_itself
     tables.result("1", b1, 400)
     published = room.for_players(T0)["1"]
     assert published["boards"] == [str(b1)]
+    # tables 2 and 3 have still to play it: its traveller and its score are kept back (Law 16C)
+    assert published["travellers"] == [] and published["released"] == {"all": False, "boards": []}
+    [ns, ew] = published["scorecards"]
+    assert [(b["board"], b["held"], b["score"]) for b in ew["boards"]] == [(str(b1), True, None)]
+    room.release(str(b1))  # the Director shows it now
+    published = room.for_players(T0)["1"]
     assert [r["table"] for r in published["travellers"][0]["results"]] == ["1"]
     [ns, ew] = published["scorecards"]
     assert (ns["pair"], ew["pair"]) == ("1", "4") and [b["score"] for b in ew["boards"]] == [-400]
@@ -91,8 +99,27 @@ def test_the_ranking_reaches_the_players_as_the_director_publishes_it(when: str,
     tables.result("1", 1, 100)
     room.set_players(PlayerSettings(ranking=when))
     assert (room.for_players(T0)["1"]["ranking"] is not None) is during
+    cards = room.for_players(T0)["1"]["scorecards"]
+    assert all((c["standing"] is not None) is during for c in cards)  # no place on a scorecard while hidden
     room.end_session()
     assert (room.for_players(T0)["1"]["ranking"] is not None) is after
+
+
+def test_a_board_is_released_once_every_table_the_movement_gives_it_to_has_finished_it_law_16c() -> None:
+    room = Room("club", session=MITCHELL_3)
+    tables = Tables(room)
+    board = boards_of(1, 1)[0]
+    due = sorted((s.table, s.round) for s in MOVEMENT.sittings if board in MOVEMENT.boards(s.board_set))
+    for i, (table, round_) in enumerate(due):
+        assert str(board) not in room.released(T0).boards
+        for r in range(1, round_):  # the table plays its earlier rounds first
+            for b in boards_of(table, r):
+                tables.start(str(table), b, 0)
+                tables.result(str(table), b, 0)
+        tables.start(str(table), board, i)
+        tables.result(str(table), board, 100)
+    assert str(board) in room.released(T0).boards
+    assert [t["board"] for t in room.for_players(T0)[str(due[-1][0])]["travellers"]] == [str(board)]
 
 
 def test_travellers_off_shows_no_board_and_no_scorecard() -> None:

@@ -7,6 +7,7 @@ Waits are bounded polls on a condition, never bare sleeps."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from controller.room.console import UNDO_SECONDS
 from tablectl.room.console import Console
 from tests.room.conftest import Broker
 from tests.room.test_link import wait
@@ -22,6 +24,16 @@ from web_ui.app import create_app
 from web_ui.service import WebSettings
 
 Json = dict[str, Any]
+
+
+class WallClock:
+    """The console's wall clock, moved on by the test (starts at the real time)."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
 
 
 @pytest.fixture
@@ -69,11 +81,16 @@ def test_each_table_gets_the_travellers_of_the_boards_it_finished_and_never_anot
     wait(lambda: held(t3).get("boards") == ["5"], what="table 3's traveller at table 3")
     assert held(t1).get("boards") == [] and page(t1)["travellers"] == []
     t1.finish(8)
-    wait(lambda: held(t1).get("boards") == ["1"], what="table 1's traveller at table 1")
+    wait(lambda: held(t1).get("boards") == ["1"], what="table 1's board 1 at table 1")
     got = page(t1)
-    assert got["available"] is True and [t["board"] for t in got["travellers"]] == ["1"]
-    assert [(c["pair"], [b["board"] for b in c["boards"]]) for c in got["scorecards"]] == [("1", ["1"]), ("4", ["1"])]
-    assert got["ranking"] is None  # published at the end of the session, by default
+    # tables 2 and 3 have still to play board 1: nothing of it yet, not even to the pairs who played it (Law 16C)
+    assert got["available"] is True and got["travellers"] == []
+    assert [(c["pair"], [(b["board"], b["held"], b["contract"]) for b in c["boards"]]) for c in got["scorecards"]] \
+        == [("1", [("1", True, None)]), ("4", [("1", True, None)])]
+    assert got["ranking"] is None and all(c["standing"] is None for c in got["scorecards"])  # the ranking: at the end
+    console.release("1")  # the Director shows it before the other tables have played it
+    wait(lambda: [t["board"] for t in page(t1)["travellers"]] == ["1"], what="board 1 released at table 1")
+    assert [b.get("held") for c in page(t1)["scorecards"] for b in c["boards"]] == [None, None]
     assert all(t["board"] != "5" for t in held(t1)["travellers"])
 
 
@@ -94,12 +111,14 @@ def test_the_directors_settings_reach_the_tables_and_outlive_a_console_restart(
         assert held(t1)["travellers"] == [] and held(t1)["ranking"] is None
     finally:
         first.stop()
-    again = Console(club_broker.address("console"), tmp_path / "console", session=MITCHELL_3)
+    wall = WallClock()
+    again = Console(club_broker.address("console"), tmp_path / "console", session=MITCHELL_3, wall=wall)
     try:
         assert again.settings()["players"] == {"travellers": False, "ranking": "never"}
         again.start()
         wait(lambda: again.connected, what="the console to connect again")
         again.end_session()
+        wall.now += UNDO_SECONDS  # the Director's minute to take it back is over
         wait(lambda: held(t1).get("ended") is True, what="the session's end at table 1")
         assert held(t1)["ranking"] is None and held(t1)["travellers"] == []
     finally:

@@ -165,7 +165,12 @@ class FakeConsole:
 
     def end_session(self, ended: bool = True) -> Json:
         with self._lock:
-            self.room.end_session(ended)
+            self.room.end_session(ended, self.wall)
+        return self._changed_settings()
+
+    def release(self, board: str, released: bool = True) -> Json:
+        with self._lock:
+            self.room.release(board, released)
         return self._changed_settings()
 
     def start_round(self, round_: int) -> Json:

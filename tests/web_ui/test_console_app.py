@@ -201,8 +201,15 @@ def test_on_my_way_then_done_move_a_call_along_the_queue(console: Console) -> No
     r = c.post("/api/calls/mark", json={"key": key, "state": "acknowledged"}, headers=csrf)
     assert r.json() == {"key": key, "state": "acknowledged"}
     assert c.get("/api/room").json()["calls"][0]["state"] == "acknowledged"
-    assert c.post("/api/calls/mark", json={"key": key, "state": "resolved"}, headers=csrf).json()["state"] == "resolved"
-    assert fake.open_calls() == []
+    # the table still waits for the ruling on the lead out of turn: "Done" cannot close it (Law 54)
+    r = c.post("/api/calls/mark", json={"key": key, "state": "resolved"}, headers=csrf)
+    assert r.status_code == 409 and "still waits for your ruling" in r.json()["detail"]
+    assert [call.state for call in fake.open_calls()] == ["acknowledged"]
+    fake.play("4", LOG[0], {"seat": "E", "director": True})
+    [called] = fake.open_calls("4")
+    assert c.post("/api/calls/mark", json={"key": called.key, "state": "resolved"}, headers=csrf).json()["state"] \
+        == "resolved"
+    assert fake.open_calls("4") == []
     assert c.post("/api/calls/mark", json={"key": "3/s-1/irr/9", "state": "resolved"}, headers=csrf).status_code == 404
 
 

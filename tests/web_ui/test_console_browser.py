@@ -30,7 +30,7 @@ CLAIM_ALL: list[dict[str, Any]] = [{"seat": "E", "play": "HJ"}, {"seat": "N", "c
 
 def a_room(fake: FakeConsole) -> None:
     """Eight tables at every stage: playing, bidding, waiting for the lead, the Director called
-    (a while ago), offline, a round finished, between boards, not started."""
+    (a while ago), gone offline during play, a round finished, between boards, not started."""
     fake.play("1", *AUCTION, {"seat": "E", "play": "HJ"})
     fake.play("2", BOARD_2, {"seat": "E", "call": "1S"})
     fake.play("3", *AUCTION)
@@ -79,7 +79,7 @@ def test_the_director_finds_the_table_that_needs_him_and_rules_from_a_phone(cons
             # a tile per table, each with its state in words as well as in colour
             tiles = phone.locator("#tiles .tile")
             expect(tiles).to_have_count(8)
-            words = {"1": "PLAYING", "2": "PLAYING", "3": "PLAYING", "4": "CALLED", "5": "OFFLINE",
+            words = {"1": "PLAYING", "2": "PLAYING", "3": "PLAYING", "4": "CALLED", "5": "OFFLINE IN PLAY",
                      "6": "ROUND OVER", "7": "BETWEEN BOARDS", "8": "BETWEEN BOARDS"}
             for table, word in words.items():
                 expect(phone.locator(f"#tiles .tile[data-table='{table}'] .state-word")).to_have_text(word)

@@ -76,9 +76,13 @@ def test_the_director_runs_the_round_clock_sees_the_late_table_and_publishes_the
             with phone.expect_response("**/api/settings/players") as answer:
                 phone.select_option("#players-ranking", "live")
             assert answer.value.ok and fake.room.players.ranking == "live"
+            phone.once("dialog", lambda dialog: dialog.accept())  # "End the session?" asked first
             phone.click("#session-end")
-            expect(phone.locator("#session-end")).to_have_text("Session ended: reopen it")
+            expect(phone.locator("#session-undo")).to_be_visible()  # a minute to take it back
             assert fake.room.ended and fake.room.players.ranking == "live"
+            fake.advance(61)
+            fake.play("3")  # a table's message: the room is pushed again
+            expect(phone.locator("#session-end")).to_have_text("Session ended: reopen it")
             width = phone.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, f"the session panel scrolls sideways on a phone ({width}px)"
             phone.locator("#session-panel").screenshot(path=str(tmp_path / "console-session-phone.png"))
@@ -96,6 +100,7 @@ def test_the_players_read_the_boards_they_played_and_the_ranking_on_a_phone(tmp_
         "kind": "results", "table": "7", "name": "Club Pairs", "ended": False,
         "settings": {"travellers": True, "ranking": "live"},
         "travellers": [traveller("1"), traveller("2")],  # board 2 is still in play here: never shown
+        "released": {"all": False, "boards": ["1", "2"]},
         "scorecards": [{"pair": "1", "section": None, "standing": {"place": "1", "percent": 62.5},
                         "boards": [{"board": "1", "opponents": "4", "contract": "3NT", "declarer": "N",
                                     "result": "=", "score": 400, "points": 3.0}]}],

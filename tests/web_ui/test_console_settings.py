@@ -64,8 +64,24 @@ def test_the_director_sets_what_the_players_see_and_ends_the_session(client: Tes
     assert client.post("/api/settings/players", json={"travellers": True, "ranking": "soon"},
                        headers=csrf).status_code == 422
     r = client.post("/api/session/end", json={"ended": True}, headers=csrf)
-    assert r.json()["ended"] is True and r.json()["over"] is True
-    assert client.get("/api/room").json()["ended"] is True
+    assert r.json()["ended"] is True and r.json()["over"] is False  # a minute to take it back first
+    room = client.get("/api/room").json()
+    assert room["ended"] is True and room["undo_left"] == 60.0
+    assert client.post("/api/session/end", json={"ended": False}, headers=csrf).json()["ended"] is False
+    client.post("/api/session/end", json={"ended": True}, headers=csrf)
+    fake.advance(61)
+    room = client.get("/api/room").json()
+    assert room["over"] is True and room["undo_left"] is None
+
+
+def test_the_director_releases_a_board_to_the_players_before_every_table_has_played_it(
+        client: TestClient, fake: FakeConsole) -> None:
+    csrf = _login(client)
+    assert client.get("/api/room").json()["released"] == {"all": False, "boards": []}
+    assert client.post("/api/boards/release", json={"board": "5"}, headers=csrf).status_code == 200
+    assert client.get("/api/room").json()["released"] == {"all": False, "boards": ["5"]}
+    assert client.post("/api/boards/release", json={"board": "five"}, headers=csrf).status_code == 422
+    assert client.post("/api/boards/release", json={"board": "5"}).status_code == 403  # no CSRF token
 
 
 def test_the_director_calls_a_round_and_its_clock_runs_from_the_sessions_round_time(

@@ -49,6 +49,7 @@ def test_a_player_never_gets_the_traveller_of_a_board_his_table_has_not_finished
     table.published = {"kind": "results", "table": "7", "name": "Club Pairs", "ended": False,
                         "settings": {"travellers": True, "ranking": "live"},
                         "travellers": [traveller("1"), traveller("2"), traveller("9")], "scorecards": [card],
+                        "released": {"all": False, "boards": ["1", "2", "9"]},
                         "ranking": [{"pair": "1", "place": "1", "percent": 60.0}]}
     app, _ = make_app(table)
     with TestClient(app, base_url="http://testserver") as client:
@@ -63,6 +64,25 @@ def test_a_player_never_gets_the_traveller_of_a_board_his_table_has_not_finished
         got = client.get("/api/results").json()
     assert [t["board"] for t in got["travellers"]] == ["1"]
     assert [b["board"] for b in got["scorecards"][0]["boards"]] == ["1", "2", "9"]
+
+
+def test_a_board_the_room_has_not_released_shows_nothing_of_it_whatever_the_message_law_16c() -> None:
+    table = RoomTable()
+    board_1_passed_out_board_2_in_play(table)
+    card = {"pair": "1", "section": None, "standing": {"place": "1", "percent": 60.0}, "boards": [
+        {"board": "1", "opponents": "4", "contract": "Pass", "score": 0, "points": 1.0}]}
+    table.published = {"kind": "results", "table": "7", "name": "Club Pairs", "ended": False,
+                       "settings": {"travellers": True, "ranking": "end"}, "travellers": [traveller("1")],
+                       "scorecards": [card], "released": {"all": False, "boards": []}, "ranking": None}
+    app, _ = make_app(table)
+    with TestClient(app, base_url="http://testserver") as client:
+        got = client.get("/api/results").json()
+        table.published = {k: v for k, v in table.published.items() if k != "released"}  # a console that says none
+        unsaid = client.get("/api/results").json()
+    assert got["travellers"] == [] and unsaid["travellers"] == []
+    [row] = got["scorecards"][0]["boards"]
+    assert row["held"] is True and row["contract"] is None and row["score"] is None and row["opponents"] == "4"
+    assert got["scorecards"][0]["standing"] is None  # no place while the ranking is not shown
 
 
 def test_a_table_in_no_room_says_there_are_no_results_yet() -> None:

@@ -165,7 +165,9 @@ function scoreNode(score, board) {
       contractNode(r.contract, r.declarer), r.result ? " " + r.result : "",
       r.score_ns !== null && r.score_ns !== undefined ? el("b", {}, "  NS " + r.score_ns) : ""));
   }
-  if (score) {
+  if (score && score.held_back) {
+    parts.push(el("div", { class: "totals muted" }, "Totals are shown once every table has played these boards"));
+  } else if (score) {
     const line = ["Total NS " + score.totals.NS, "EW " + score.totals.EW];
     if (score.games) line.push("games NS " + score.games.NS + " EW " + score.games.EW);
     if (score.below) line.push("below the line NS " + score.below.NS + " EW " + score.below.EW);

@@ -7,15 +7,15 @@
 "use strict";
 
 const STATE_WORD = {
-  irregularity: "IRREGULARITY", called: "CALLED", offline: "OFFLINE", late: "LATE", round_finished: "ROUND OVER",
+  lost: "OFFLINE IN PLAY", irregularity: "IRREGULARITY", called: "CALLED", offline: "OFFLINE", late: "LATE", round_finished: "ROUND OVER",
   idle: "BETWEEN BOARDS", playing: "PLAYING",
 };
 const STATE_MEANING = {
-  irregularity: "a ruling is awaited", called: "a call for the Director", offline: "the table is not connected",
+  lost: "gone in play: power? cable?", irregularity: "a ruling is awaited", called: "a call for the Director", offline: "the table is not connected",
   late: "boards left, round time up",
   round_finished: "waiting for the next round", idle: "no board in play", playing: "nothing to do",
 };
-const NEEDS_DIRECTOR = new Set(["irregularity", "called"]);
+const NEEDS_DIRECTOR = new Set(["lost", "irregularity", "called"]);
 const CALL_WORD = { called: "WAITING", acknowledged: "ON MY WAY", being_ruled: "BEING RULED", resolved: "DONE" };
 const PHASE_WORD = { auction: "Bidding", declaration: "Declaration", play: "Play", done: "Board over", idle: "No board" };
 const SCORING_WORD = { MP: "matchpoints", Butler: "Butler IMPs", CrossIMP: "cross-IMPs", Teams: "teams" };
@@ -47,12 +47,14 @@ function start() {
     badge(state);
     if (state !== "live") session.check();
   });
+  alertsStart();  // console.alarms.js: sound, screen, notifications
   const m = /^#table-([A-Za-z0-9_-]{1,16})$/.exec(location.hash);
   if (m) openTableView(m[1], false);
 }
 
 function onMessage(message) {
-  if (message.kind === "alarm") raiseAlarm(message);
+  if (message.kind === "alarm" && message.broker) { ringAlarm(); notifyAlarm("The room's broker is lost", message.text); }
+  else if (message.kind === "alarm") raiseAlarm(message);
   else if (message.kind === "room") {
     room = message;
     roomAt = Date.now();
@@ -97,6 +99,7 @@ function raiseAlarm(message) {
     ...alarms.filter((a) => !(a.table === String(message.table) && a.text === message.text))].slice(0, 4);
   renderAlarms();
   ringAlarm();
+  notifyAlarm("Table " + message.table, message.text);  // console.alarms.js: when the page is hidden
 }
 
 function dismissAlarms(table) {
@@ -114,9 +117,10 @@ function renderAlarms() {
       onclick: () => { alarms = alarms.filter((a) => a !== alarm); renderAlarms(); } }, "\u00d7"))));
 }
 
-// an alarm whose table has no open call any more in a snapshot taken after it came is over
+// an alarm whose table has no open call and needs nothing any more in a snapshot taken after it came is over
 function settleAlarms() {
   const open = new Set(room.calls.filter((c) => c.state !== "resolved").map((c) => c.table));
+  for (const t of room.tiles) if (NEEDS_DIRECTOR.has(t.colour)) open.add(t.table);  // e.g. gone in play
   const before = alarms.length;
   alarms = alarms.filter((a) => open.has(a.table) || typeof a.received !== "number" || room.now < a.received);
   if (alarms.length !== before) renderAlarms();
@@ -128,11 +132,14 @@ function renderRoom() {
   const tiles = room.tiles;
   const waiting = room.calls.filter((c) => c.state !== "resolved");
   const needing = tiles.filter((t) => NEEDS_DIRECTOR.has(t.colour)).length;
-  const offline = tiles.filter((t) => t.colour === "offline").length;
+  const offline = tiles.filter((t) => t.colour === "offline" || t.colour === "lost").length;
+  const brokerLost = room.broker && !room.broker.connected;
   replaceChildren("title", "Director" + (room.club ? " \u00b7 " + room.club : ""));
-  replaceChildren("summary", (needing ? el("b", { class: "needing" }, needing + (needing === 1 ? " table needs you" : " tables need you"))
-    : "All quiet"), " \u00b7 " + tiles.length + (tiles.length === 1 ? " table" : " tables"),
-  offline ? " \u00b7 " + offline + " offline" : null);
+  replaceChildren("summary", brokerLost ? el("b", { class: "needing" }, "Room link lost")
+    : needing ? el("b", { class: "needing" }, needing + (needing === 1 ? " table needs you" : " tables need you"))
+      : "All quiet", " \u00b7 " + tiles.length + (tiles.length === 1 ? " table" : " tables"),
+  offline && !brokerLost ? " \u00b7 " + offline + " offline" : null);
+  renderBroker();  // console.alarms.js
   document.title = (waiting.length ? "(" + waiting.length + ") " : "") + "Director";
   settleAlarms();
   renderCalls();
@@ -190,7 +197,7 @@ function tileNode(tile) {
   lines.push(el("span", { class: "tile-line tile-board" },
     el("span", { class: "nowrap" }, s.board !== null && s.board !== undefined ? "Board " + s.board : "No board"),
     s.round ? [" \u00b7 ", el("span", { class: "nowrap" }, "round " + s.round)] : null));
-  if (tile.colour === "offline") {
+  if (tile.colour === "offline" || tile.colour === "lost") {
     lines.push(el("span", { class: "tile-line" }, tile.seen ? ["last heard ", ticking(room.now - tile.seen), " ago"] : "never heard"));
   }
   const awaiting = (s.awaiting || []).filter((a) => a.alarm !== false);

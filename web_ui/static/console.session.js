@@ -70,14 +70,91 @@ function playersNodes() {
     "What the players see");
   travellers.addEventListener("change", save);
   ranking.addEventListener("change", save);
-  const ended = room.ended;
   return [el("div", { class: "players-settings" },
-    el("label", { class: "check" }, travellers, el("span", {}, "Players see each board's results once they have played it")),
+    el("label", { class: "check" }, travellers, el("span", {}, "Players see each board's results once every table has played it")),
     el("label", {}, "Players see the ranking ", ranking),
-    el("div", {}, room.over && !ended ? el("span", { class: "muted" }, "Every table has played all its boards. ") : null,
-      el("button", { type: "button", id: "session-end", class: ended ? "secondary" : null,
-        onclick: () => sessionAct("/api/session/end", { ended: !ended }, ended ? "Reopen the session" : "End the session") },
-      ended ? "Session ended: reopen it" : "End the session")))];
+    endNodes(), releaseNodes()), keptNodes()];
+}
+
+// a new session (the console empties, the old one is kept) and the sessions kept
+let keptOpen = false;
+let keptShown = null;
+
+function keptNodes() {
+  const start = () => {
+    if (!window.confirm("Start a new session? The console empties: the travellers, ranking and calls of this session "
+      + "are kept under Earlier sessions, and every table's results page starts again.")) return;
+    sessionAct("/api/session/new", {}, "Start a new session");
+  };
+  const details = el("details", { class: "kept", id: "kept-sessions", open: keptOpen },
+    el("summary", {}, "Earlier sessions"), el("div", { id: "kept-list" }, keptShown || el("p", { class: "muted" }, "\u2026")));
+  details.addEventListener("toggle", () => { keptOpen = details.open; if (details.open) loadKept(); });
+  return el("div", { class: "new-session" },
+    el("button", { type: "button", class: "secondary", id: "session-new", onclick: start }, "Start a new session"), details);
+}
+
+async function loadKept() {
+  try {
+    const kept = await api("GET", "/api/archive");
+    keptShown = kept.length ? el("ul", { class: "kept-list" }, kept.map((k) => el("li", { "data-name": k.name },
+      el("button", { type: "button", class: "link", onclick: () => showKept(k.name) },
+        "Session kept " + new Date(k.kept * 1000).toLocaleString())))) : el("p", { class: "muted" }, "None kept yet");
+  } catch (err) {
+    keptShown = el("p", { class: "error" }, err.message);
+  }
+  replaceChildren("kept-list", keptShown);
+}
+
+async function showKept(name) {
+  try {
+    const kept = await api("GET", "/api/archive/" + encodeURIComponent(name));
+    const ranking = kept.report.ranking || [];
+    keptShown = [el("p", {}, el("b", {}, kept.report.name), " \u00b7 " + kept.travellers.length + " boards"),
+      ranking.length ? el("ol", { class: "ranking-list", id: "kept-ranking" }, ranking.map((r) => el("li", { "data-pair": r.pair },
+        el("span", { class: "rank-place" }, r.place || "\u2013"), " Pair " + (r.section ? r.section + " " : "") + r.pair + " ",
+        el("span", { class: "rank-value" }, r.percent !== null && r.percent !== undefined ? r.percent.toFixed(2) + "%" : points(r.total)))))
+        : el("p", { class: "muted" }, "No result in that session"),
+      el("button", { type: "button", class: "link", onclick: loadKept }, "All kept sessions")];
+  } catch (err) {
+    keptShown = el("p", { class: "error" }, err.message);
+  }
+  replaceChildren("kept-list", keptShown);
+}
+
+// "End the session": asked again, then a minute to take it back before the tables see it
+function endNodes() {
+  const ended = room.ended;
+  if (ended && room.undo_left) {
+    return el("div", { class: "undo-end", id: "session-ending" },
+      el("span", {}, "The session ends for the players in ", countdownNode(room.undo_left), "."),
+      el("button", { type: "button", id: "session-undo", onclick: () => sessionAct("/api/session/end", { ended: false }, "Undo") },
+        "Undo: keep the session going"));
+  }
+  const end = () => {
+    if (!window.confirm("End the session? Every table will show the final results (and the ranking, if you chose so). "
+      + "You can undo it within a minute.")) return;
+    sessionAct("/api/session/end", { ended: true }, "End the session");
+  };
+  return el("div", {}, room.over && !ended ? el("span", { class: "muted" }, "Every table has played all its boards. ") : null,
+    el("button", { type: "button", id: "session-end", class: ended ? "secondary" : null,
+      onclick: ended ? () => sessionAct("/api/session/end", { ended: false }, "Reopen the session") : end },
+    ended ? "Session ended: reopen it" : "End the session"));
+}
+
+// the boards still kept from the players (some table has still to play them), and the Director's release
+function releaseNodes() {
+  const released = room.released || { all: false, boards: [] };
+  const input = el("input", { type: "text", inputmode: "numeric", id: "release-board", "aria-label": "board number",
+    placeholder: "board" });
+  const release = (event) => {
+    event.preventDefault();
+    if (input.value) sessionAct("/api/boards/release", { board: input.value.trim(), released: true }, "Show board " + input.value);
+  };
+  return el("form", { class: "release-form", onsubmit: release },
+    el("span", { class: "muted", id: "released-boards" }, released.all ? "Players may see every board."
+      : "Players see a board once every table has played it" + (released.boards.length
+        ? " (shown now: " + released.boards.join(", ") + ")." : ".")),
+    input, el("button", { type: "submit", class: "secondary" }, "Show it now"));
 }
 
 function renderSession() {

@@ -41,6 +41,12 @@ function scorecardNode(card) {
   const node = el("table", { class: "scorecard", "data-pair": card.pair }, el("caption", {}, head),
     el("tr", {}, ["Board", "Against", "Contract", "Score", "Points"].map((h) => el("th", {}, h))));
   for (const b of card.boards) {
+    if (b.held) {  // the room keeps the board back until every table has played it
+      node.append(el("tr", { "data-board": b.board, class: "held" },
+        el("td", {}, b.board), el("td", {}, b.opponents),
+        el("td", { colspan: "3", class: "muted" }, "shown once every table has played it")));
+      continue;
+    }
     const played = b.contract && b.contract !== "Pass";
     node.append(el("tr", { "data-board": b.board },
       el("td", {}, b.board), el("td", {}, b.opponents),
@@ -72,7 +78,7 @@ function noteText(data) {
   const s = data.settings || {};
   const parts = [];
   if (!s.travellers) parts.push("The Director does not show the boards' results at the tables.");
-  else if (!data.travellers.length) parts.push("A board's results appear here once you have played it.");
+  else if (!data.travellers.length) parts.push("A board's results appear here once every table has played it.");
   if (data.ranking) parts.push(data.ended ? "The session is over: the final ranking." : "The ranking as it stands.");
   else if (s.ranking === "end") parts.push("The ranking is shown at the end of the session.");
   return parts.join(" ");

@@ -70,7 +70,12 @@ function renderPublic(view, opts) {
   replaceChildren("title", view.table_name || "Bridge table");
   const board = view.board;
   const banner = document.getElementById("banner");
-  if (view.arbiter_called || view.waiting_for_arbiter) {
+  const answer = view.director;  // the Director's answer from the console (web_ui/privacy.py)
+  if (answer) {
+    banner.hidden = false;
+    banner.textContent = answer.text + (view.waiting_for_arbiter && answer.answer === "done"
+      ? ": waiting for the ruling to be entered" : "");
+  } else if (view.arbiter_called || view.waiting_for_arbiter) {
     banner.hidden = false;
     banner.textContent = view.arbiter_called
       ? "Arbiter called by " + SEAT_NAME[view.arbiter_called]
