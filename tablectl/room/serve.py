@@ -169,6 +169,7 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
     from tablectl.room.process import BrokerError, MosquittoMissing, MosquittoProcess, free_port, runnable_config
     from tablectl.serve import ServerOptions, setup_logging, show_pin
     from web_ui.arbiter_link import ENV as LINK_ENV
+    from web_ui.arbiter_link import table_key
 
     started = time.monotonic()
     setup_logging(args.verbose)
@@ -198,7 +199,7 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
     except (MosquittoMissing, BrokerError, BridgeTableError, OSError) as exc:
         print(f"tablectl room demo: the room's broker cannot start: {exc}", file=sys.stderr)
         return 2
-    link_key = secrets.token_hex(32)  # the console opens each table's arbiter page with it
+    link_key = room.link_master  # the console's only: each table gets its own key, derived from it
     children: list[subprocess.Popen[bytes]] = []
     session, orders = _demo_session(root, n, args.boards_per_round)
     console = Console(room.address_of("console"), root / "console", session=session)
@@ -215,8 +216,8 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
                     else ["--boards", str(args.boards)])
             if i == 1 and args.first_irregularity != "none":
                 cmd += ["--first-irregularity", args.first_irregularity]
-            env = {**os.environ, "BRIDGE_CLUB_URL": room.url(table), "BRIDGE_TABLE_ID": table,
-                   "BRIDGE_ARBITER_PIN": pin, LINK_ENV: link_key}  # the environment: never on a command line
+            env = {**os.environ, "BRIDGE_CLUB_URL": room.url(table), "BRIDGE_TABLE_ID": table,  # not on a command line
+                   "BRIDGE_ARBITER_PIN": pin, LINK_ENV: table_key(link_key, table).decode()}
             out = (data / "demo.out").open("wb")
             children.append(subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
                                              start_new_session=True))
@@ -237,7 +238,7 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
         watcher = threading.Thread(target=_watch, args=(children, root), daemon=True)
         watcher.start()
         return _serve_console(console, hash_pin(pin), ServerOptions("127.0.0.1", ports[0], graceful=3.0), DEMO_CLUB,
-                              link_key.encode(), {t: f"http://127.0.0.1:{ports[i]}" for i, t in enumerate(tables, 1)})
+                              link_key, {t: f"http://127.0.0.1:{ports[i]}" for i, t in enumerate(tables, 1)})
     finally:
         for child in children:
             with contextlib.suppress(ProcessLookupError):

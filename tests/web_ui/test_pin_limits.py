@@ -20,7 +20,7 @@ from tests.web_ui.console_fake import PIN as CONSOLE_PIN
 from tests.web_ui.console_fake import FakeConsole, console_settings
 from tests.web_ui.live import live_server
 from web_ui.app import create_app
-from web_ui.arbiter_link import signed_link
+from web_ui.arbiter_link import signed_link, table_key
 from web_ui.console import create_console_app
 from web_ui.local import LocalTable
 from web_ui.security import AttemptLimiter
@@ -104,7 +104,7 @@ def test_the_server_trusts_no_forwarded_header_unless_proxies_are_configured() -
 
 
 def _link_apps(wall: FakeClock) -> tuple[FastAPI, FastAPI]:
-    table = create_app(LocalTable(), replace(settings(), link_key=KEY, table_id="3"), wall=wall)
+    table = create_app(LocalTable(), replace(settings(), link_key=table_key(KEY, "3"), table_id="3"), wall=wall)
     console = create_console_app(FakeConsole(), console_settings().model_copy(update={
         "link_key": KEY, "table_urls": {"3": "http://testserver"}}), wall=wall)
     return table, console
@@ -134,7 +134,7 @@ def test_the_directors_console_opens_a_tables_arbiter_page_with_a_link_that_a_gu
         assert table.get("/api/arbiter/state").status_code == 401
 
 
-@pytest.mark.parametrize("case", ["expired", "forged", "other-table", "other-key", "far-future"])
+@pytest.mark.parametrize("case", ["expired", "forged", "other-table", "other-key", "far-future", "table-4s-key"])
 def test_a_link_that_is_expired_forged_or_for_another_table_opens_nothing(case: str) -> None:
     wall = FakeClock()
     wall.now = WALL
@@ -145,6 +145,8 @@ def test_a_link_that_is_expired_forged_or_for_another_table_opens_nothing(case: 
         "other-table": signed_link(KEY, "4", "http://testserver", WALL),
         "other-key": signed_link(b"k" * 32, "3", "http://testserver", WALL),
         "far-future": signed_link(KEY, "3", "http://testserver", WALL + 3600),
+        # a device holding table 4's key (read off its Pi) signs with it as if it were the master
+        "table-4s-key": signed_link(table_key(KEY, "4"), "3", "http://testserver", WALL),
     }[case]
     assert parse_qs(urlsplit(link).query)["table"]
     with TestClient(table_app) as table:

@@ -1,0 +1,267 @@
+"""The console's file, ``console.sqlite``: every table's outbox as received, the messages it
+refused, the Director's marks and settings.
+
+``ConsoleStore(path)`` opens it, and when SQLite finds it damaged (a flipped byte, a truncated or
+overwritten file: ``PRAGMA quick_check``, or a file SQLite cannot open at all) salvages it the way
+a table's log is salvaged (``tablectl.salvage``): every row SQLite can still read is copied into
+a new file, the damaged one is renamed aside (``console.sqlite.damaged-<time>``), and
+``damaged`` says what happened for the Director's page. What was lost is not lost for good:
+the tables' logs are the source of truth, and a console that holds less acknowledges less, so
+each table sends again everything after what the console holds (``tablectl.room.console``).
+
+Writes are one transaction each (``add``), rolled back on any error, so that nothing is half
+kept and the connection is never left inside a transaction.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tablectl.salvage import Lost, _aside_name, _move, damage, scan
+
+__all__ = ["REFUSED_KEPT", "ConsoleStore", "Damage", "Refusal"]
+
+log = logging.getLogger(__name__)
+
+Json = dict[str, Any]
+
+REFUSED_KEPT = 1000
+"""Refused messages kept (the latest): enough to see who sent what, bounded under a flood."""
+_REFUSED_BYTES = 2048
+"""Bytes of a refused message's payload kept with its reason."""
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS message (table_id TEXT NOT NULL, session TEXT NOT NULL, seq INTEGER NOT NULL,
+    kind TEXT NOT NULL, payload TEXT NOT NULL, received REAL NOT NULL,
+    PRIMARY KEY (table_id, session, seq));
+CREATE TABLE IF NOT EXISTS state (table_id TEXT PRIMARY KEY, payload TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS mark (key TEXT PRIMARY KEY, state TEXT NOT NULL, at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS setting (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS refused (id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT, kind TEXT NOT NULL,
+    session TEXT NOT NULL, seq INTEGER, reason TEXT NOT NULL, payload TEXT NOT NULL, received REAL NOT NULL);
+"""
+_COLUMNS = {"message": ("table_id", "session", "seq", "kind", "payload", "received"),
+            "state": ("table_id", "payload"), "mark": ("key", "state", "at"), "setting": ("key", "value"),
+            "refused": ("id", "table_id", "kind", "session", "seq", "reason", "payload", "received")}
+
+Message = tuple[str, str, int, str, str, float]
+"""(table, session, seq, kind, payload, received) of one outbox message."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A message the console refused: from which table, of which kind, why, when."""
+
+    table: str | None
+    kind: str
+    session: str
+    seq: int | None
+    reason: str
+    payload: bytes
+    received: float
+
+    def as_json(self) -> Json:
+        return {"table": self.table, "kind": self.kind, "session": self.session, "seq": self.seq,
+                "reason": self.reason, "received": self.received}
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """The console's file was found damaged at start: what was wrong, where it went, what was kept."""
+
+    problem: str
+    aside: str
+    kept: int
+    lost: str
+
+    def as_json(self) -> Json:
+        return {"problem": self.problem, "aside": self.aside, "kept": self.kept, "lost": self.lost,
+                "what": f"The console's file was damaged ({self.problem}); {self.kept} record(s) kept, "
+                        f"{self.lost} lost and asked again of the tables. The damaged file is kept as {self.aside}."}
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.executescript(SCHEMA)
+    except sqlite3.DatabaseError:
+        conn.close()
+        raise
+    return conn
+
+
+class ConsoleStore:
+    """The console's copy of every table's outbox, and the Director's marks, in SQLite (module doc)."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.damaged: Damage | None = None
+        if not path.exists():  # what the tables sent carries every deal: the owner's only
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        try:
+            self._conn = _open(path)
+            problem = damage(self._conn)
+        except sqlite3.OperationalError:
+            raise
+        except sqlite3.DatabaseError as exc:
+            with contextlib.suppress(NameError, sqlite3.Error):
+                self._conn.close()
+            problem = str(exc)
+        else:
+            if problem is None:
+                return
+            self._conn.close()
+        self.damaged = self._salvage(problem)
+        self._conn = _open(path)
+
+    # -- damage ---------------------------------------------------------------------------------------
+
+    def _salvage(self, problem: str) -> Damage:
+        """Copy every readable row of the damaged file into a new one; the damaged one goes aside."""
+        kept: dict[str, list[tuple[Any, ...]]] = {name: [] for name in _COLUMNS}
+        lost = 0
+        unknown = False
+        try:
+            conn = sqlite3.connect(str(self.path), isolation_level=None)
+            conn.text_factory = bytes
+        except sqlite3.Error:
+            conn = None
+        if conn is not None:
+            try:
+                for name, columns in _COLUMNS.items():
+                    for item in _rows(conn, name, columns):
+                        if isinstance(item, Lost):
+                            unknown = unknown or item.last is None
+                            lost += 1 if item.last is None else item.last - item.first + 1
+                        else:
+                            kept[name].append(item)
+            finally:
+                conn.close()
+        aside = _aside_name(self.path)
+        _move(self.path, aside)
+        os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        new = _open(self.path)
+        count = 0
+        try:
+            for name, rows in kept.items():
+                if not rows:
+                    continue
+                marks = ", ".join("?" * len(rows[0]))
+                for row in rows:
+                    with contextlib.suppress(sqlite3.Error):
+                        new.execute(f"INSERT OR IGNORE INTO {name} ({', '.join(_COLUMNS[name])}) VALUES ({marks})",
+                                    row)
+                        count += 1
+        finally:
+            new.close()
+        text = f"{lost}{' or more' if unknown or not lost else ''}"
+        log.error("console: its file %s is damaged (%s): %d record(s) kept, %s lost; the damaged file is kept as "
+                  "%s; the tables are asked for what the console lacks", self.path, problem, count, text, aside)
+        return Damage(problem[:300], aside.name, count, text)
+
+    # -- writing ----------------------------------------------------------------------------------------
+
+    def add(self, messages: list[Message], states: dict[str, str], refused: list[Refusal] = ()) -> None:  # type: ignore[assignment]
+        """Keep new outbox messages (a held one is ignored), each table's latest state and the refused
+        messages, in one transaction: all or nothing, rolled back on any error (then raised)."""
+        if not messages and not states and not refused:
+            return
+        self._conn.execute("BEGIN")
+        try:
+            self._conn.executemany("INSERT OR IGNORE INTO message VALUES (?, ?, ?, ?, ?, ?)", messages)
+            self._conn.executemany("INSERT OR REPLACE INTO state VALUES (?, ?)", list(states.items()))
+            if refused:
+                self._conn.executemany(
+                    "INSERT INTO refused (table_id, kind, session, seq, reason, payload, received) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(r.table, r.kind, r.session, r.seq, r.reason,
+                      r.payload[:_REFUSED_BYTES].decode("utf-8", "replace"), r.received) for r in refused])
+                self._conn.execute("DELETE FROM refused WHERE id <= (SELECT max(id) FROM refused) - ?",
+                                   (REFUSED_KEPT,))
+            self._conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.execute("ROLLBACK")
+            raise
+
+    def forget(self, rows: list[tuple[str, str, int]]) -> None:
+        """Drop outbox messages found unreadable at start (the tables send them again)."""
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.executemany("DELETE FROM message WHERE table_id = ? AND session = ? AND seq = ?", rows)
+
+    def mark(self, key: str, state: str, at: float) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO mark VALUES (?, ?, ?)", (key, state, at))
+
+    def set(self, key: str, value: object) -> None:
+        """Keep one of the Director's settings (JSON)."""
+        self._conn.execute("INSERT OR REPLACE INTO setting VALUES (?, ?)", (key, json.dumps(value)))
+
+    # -- reading ----------------------------------------------------------------------------------------
+
+    def events(self, table: str, session: str, since: int, upto: int | None) -> list[Json]:
+        """``{"seq", "action", "source"}`` of every action ``table`` took in ``session`` from
+        ``since`` (to ``upto``) that it published on ``event`` (those it refused left out), in order."""
+        out: list[Json] = []
+        for seq, payload in self._conn.execute(
+                "SELECT seq, payload FROM message WHERE table_id = ? AND session = ? AND kind = 'event' "
+                "AND seq >= ? AND seq <= ? ORDER BY seq", (table, session, since, 1 << 62 if upto is None else upto)):
+            with contextlib.suppress(ValueError, TypeError, RecursionError):
+                msg = json.loads(payload)
+                if isinstance(msg, dict) and msg.get("rejected") is None and isinstance(msg.get("action"), dict):
+                    out.append({"seq": int(seq), "action": msg["action"], "source": msg.get("source")})
+        return out
+
+    def settings(self) -> dict[str, Any]:
+        """The Director's settings kept (a value that cannot be read is left out)."""
+        out: dict[str, Any] = {}
+        for key, value in self._conn.execute("SELECT key, value FROM setting"):
+            with contextlib.suppress(ValueError, TypeError, RecursionError):
+                out[str(key)] = json.loads(value)
+        return out
+
+    def load(self) -> tuple[list[tuple[str, str, int, str, str]], list[tuple[str, str]], list[tuple[str, str, float]]]:
+        """Everything kept: (table, session, seq, kind, payload) in order of arrival, the states, the marks."""
+        messages = [(str(t), str(s), int(q), str(k), str(p)) for t, s, q, k, p in self._conn.execute(
+            "SELECT table_id, session, seq, kind, payload FROM message ORDER BY received, rowid")]
+        states = [(str(t), str(p)) for t, p in self._conn.execute("SELECT table_id, payload FROM state")]
+        marks = [(str(k), str(s), float(a)) for k, s, a in self._conn.execute("SELECT key, state, at FROM mark")]
+        return messages, states, marks
+
+    def refused(self, limit: int = 30) -> tuple[int, list[Json]]:
+        """How many refused messages are kept, and the latest ``limit`` of them (newest first)."""
+        count = int(self._conn.execute("SELECT count(*) FROM refused").fetchone()[0])
+        rows = self._conn.execute("SELECT table_id, kind, session, seq, reason, received FROM refused "
+                                  "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        return count, [{"table": t, "kind": k, "session": s, "seq": q, "reason": r, "received": at}
+                       for t, k, s, q, r, at in rows]
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.close()
+
+
+def _rows(conn: sqlite3.Connection, name: str, columns: tuple[str, ...]) -> Iterator[tuple[Any, ...] | Lost]:
+    """The readable rows of table ``name`` of a damaged file (``tablectl.salvage.scan`` by rowid),
+    text decoded (a row whose text is not UTF-8 is damaged: left out)."""
+    try:
+        for item in scan(conn, name, "rowid", columns, 0):
+            if isinstance(item, Lost):
+                yield item
+                continue
+            try:
+                yield tuple(v.decode("utf-8") if isinstance(v, bytes) else v for v in item[1:])
+            except UnicodeDecodeError:
+                yield Lost(int(item[0]), int(item[0]), "not UTF-8", int(item[0]))
+    except sqlite3.DatabaseError as exc:  # not even the table's first page
+        yield Lost(1, None, str(exc), 0)
