@@ -34,6 +34,7 @@ import queue
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -106,6 +107,8 @@ class Console:
         self.other_console: Json | None = None
         """Another console acknowledging this room's tables (its instance id, since when)."""
         self._sessions: dict[str, list[str]] = {}
+        self._sent: deque[mqtt.MQTTMessageInfo] = deque(maxlen=1000)
+        """The latest acknowledgements and clearings published (``stop`` sees them sent)."""
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._subscribers: list[Callable[[Json], None]] = []
@@ -178,12 +181,18 @@ class Console:
         self._client.loop_start()
 
     def stop(self) -> None:
-        self._client.disconnect()
-        self._client.loop_stop()
+        """Stop: what the console thread has in hand is taken, what it published is sent (within a few
+        seconds), then the link closes."""
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join(timeout=10)
             self._thread = None
+        deadline = time.monotonic() + 3.0
+        for info in list(self._sent):
+            with contextlib.suppress(Exception):
+                info.wait_for_publish(max(0.0, deadline - time.monotonic()))
+        self._client.disconnect()
+        self._client.loop_stop()
         self.store.close()
 
     @property
@@ -305,8 +314,8 @@ class Console:
                     refused.append(self._refuse(found, topic, payload, now))
                     if found.table is not None:
                         touched.add(found.table)
-                        if found.kind == "result" and retained:
-                            clear.append(topic)  # a retained result refused: the broker forgets it
+                        if found.kind == "result":
+                            clear.append(topic)  # a result refused is no traveller: the broker forgets it
                     continue
                 kind, table, msg = found.kind, found.table, found.msg
                 try:
@@ -342,7 +351,7 @@ class Console:
         for table, (session, seq) in acks.items():
             self._publish_ack(table, session, seq)
         for topic in clear:
-            self._client.publish(topic, b"", qos=1, retain=True)
+            self._sent.append(self._client.publish(topic, b"", qos=1, retain=True))
         for table, session, since, upto in damaged:
             self._send_restore(table, session, since, upto)
         self._publish_results()
@@ -488,7 +497,8 @@ class Console:
         now = self._wall()
         body = {"v": 1, "club": self.club, "table": table, "session": session, "seq": seq,
                 "console": self._tokens.get(table, self.instance), "time": iso(now), "at": round(now, 3)}
-        self._client.publish(f"bridge/{self.club}/console/ack/{table}", json.dumps(body), qos=1, retain=True)
+        self._sent.append(self._client.publish(f"bridge/{self.club}/console/ack/{table}", json.dumps(body), qos=1,
+                                               retain=True))
 
     # -- what the pages use ---------------------------------------------------------------------------
 
