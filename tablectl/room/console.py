@@ -107,6 +107,8 @@ class Console:
         self.other_console: Json | None = None
         """Another console acknowledging this room's tables (its instance id, since when)."""
         self._sessions: dict[str, list[str]] = {}
+        self.unreadable = 0
+        """Messages of the console's file that could not be read at start (asked again of the tables)."""
         self._sent: deque[mqtt.MQTTMessageInfo] = deque(maxlen=1000)
         """The latest acknowledgements and clearings published (``stop`` sees them sent)."""
         self._lock = threading.Lock()
@@ -133,7 +135,8 @@ class Console:
         now = self._wall()
         unreadable: list[tuple[str, str, int]] = []
         for table, session, seq, kind, payload in messages:
-            taken = read_message(self.club, _topic(self.club, table, kind, payload), payload.encode(), None)
+            taken = read_message(self.club, _topic(self.club, table, kind, payload), payload.encode(), None) \
+                if table and kind and payload else None
             if not isinstance(taken, Taken) or taken.session != session or taken.seq != seq:
                 unreadable.append((table, session, seq))  # damaged in the file: the table sends it again
                 continue
@@ -143,6 +146,7 @@ class Console:
             log.error("console: %d message(s) of %s could not be read: the tables send them again", len(unreadable),
                       self.store.path)
             self.store.forget(unreadable)
+        self.unreadable = len(unreadable)
         for table, payload in states:
             taken = read_message(self.club, f"bridge/{self.club}/table/{table}/state", payload.encode(), None)
             if isinstance(taken, Taken):
@@ -512,7 +516,7 @@ class Console:
             count, recent = self.store.refused(10)
             out["refused"] = {"count": count, "recent": recent, "dropped": self.dropped}
             out["store"] = {"damaged": None if self.store.damaged is None else self.store.damaged.as_json(),
-                            "error": self.store_error}
+                            "unreadable": self.unreadable, "error": self.store_error}
             out["conflicts"] = list(self.conflicts.values())
             out["other_console"] = self.other_console
         out["connected"] = self._connected

@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,14 +91,19 @@ class Damage:
 
 def _open(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    conn.text_factory = _text  # a damaged byte spoils that value, never the whole read
     try:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.executescript(SCHEMA)
-    except sqlite3.DatabaseError:
+    except (sqlite3.DatabaseError, ValueError):
         conn.close()
         raise
     return conn
+
+
+def _text(value: bytes) -> str:
+    return value.decode("utf-8", "replace")
 
 
 class ConsoleStore:
@@ -114,10 +120,11 @@ class ConsoleStore:
             problem = damage(self._conn)
         except sqlite3.OperationalError:
             raise
-        except sqlite3.DatabaseError as exc:
-            with contextlib.suppress(NameError, sqlite3.Error):
-                self._conn.close()
-            problem = str(exc)
+        except (sqlite3.DatabaseError, ValueError) as exc:  # ValueError: an error whose text is damaged
+            problem = str(exc) if isinstance(exc, sqlite3.DatabaseError) else "the file is not readable"
+            if hasattr(self, "_conn"):
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.close()
         else:
             if problem is None:
                 return
@@ -129,25 +136,14 @@ class ConsoleStore:
 
     def _salvage(self, problem: str) -> Damage:
         """Copy every readable row of the damaged file into a new one; the damaged one goes aside."""
-        kept: dict[str, list[tuple[Any, ...]]] = {name: [] for name in _COLUMNS}
-        lost = 0
-        unknown = False
-        try:
-            conn = sqlite3.connect(str(self.path), isolation_level=None)
-            conn.text_factory = bytes
-        except sqlite3.Error:
-            conn = None
-        if conn is not None:
-            try:
-                for name, columns in _COLUMNS.items():
-                    for item in _rows(conn, name, columns):
-                        if isinstance(item, Lost):
-                            unknown = unknown or item.last is None
-                            lost += 1 if item.last is None else item.last - item.first + 1
-                        else:
-                            kept[name].append(item)
-            finally:
-                conn.close()
+        kept, lost, unknown = _read(self.path)
+        if not any(kept.values()):  # a damaged header hides every page: read them under a sound one
+            with tempfile.TemporaryDirectory(prefix="console-") as tmp:
+                copy = Path(tmp) / "console.sqlite"
+                if _with_sound_header(self.path, copy):
+                    again = _read(copy)
+                    if any(again[0].values()):
+                        kept, lost, unknown = again
         aside = _aside_name(self.path)
         _move(self.path, aside)
         os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
@@ -231,11 +227,20 @@ class ConsoleStore:
         return out
 
     def load(self) -> tuple[list[tuple[str, str, int, str, str]], list[tuple[str, str]], list[tuple[str, str, float]]]:
-        """Everything kept: (table, session, seq, kind, payload) in order of arrival, the states, the marks."""
-        messages = [(str(t), str(s), int(q), str(k), str(p)) for t, s, q, k, p in self._conn.execute(
+        """Everything kept: (table, session, seq, kind, payload) in order of arrival, the states, the marks.
+        A value that is not what its column holds (a damaged byte) comes back as ``""`` or ``-1``: the
+        console finds such a message unreadable and asks the table for it again."""
+        def text(value: object) -> str:
+            return value if isinstance(value, str) and "\ufffd" not in value else ""
+
+        def number(value: object) -> int:
+            return value if isinstance(value, int) else -1
+
+        messages = [(text(t), text(s), number(q), text(k), text(p)) for t, s, q, k, p in self._conn.execute(
             "SELECT table_id, session, seq, kind, payload FROM message ORDER BY received, rowid")]
-        states = [(str(t), str(p)) for t, p in self._conn.execute("SELECT table_id, payload FROM state")]
-        marks = [(str(k), str(s), float(a)) for k, s, a in self._conn.execute("SELECT key, state, at FROM mark")]
+        states = [(text(t), text(p)) for t, p in self._conn.execute("SELECT table_id, payload FROM state")]
+        marks = [(text(k), text(s), float(a)) for k, s, a in self._conn.execute("SELECT key, state, at FROM mark")
+                 if isinstance(a, int | float)]
         return messages, states, marks
 
     def refused(self, limit: int = 30) -> tuple[int, list[Json]]:
@@ -251,6 +256,53 @@ class ConsoleStore:
             self._conn.close()
 
 
+def _read(path: Path) -> tuple[dict[str, list[tuple[Any, ...]]], int, bool]:
+    """Every row SQLite can read of each table of the file at ``path``; how many it cannot (at least),
+    and whether there may be more."""
+    kept: dict[str, list[tuple[Any, ...]]] = {name: [] for name in _COLUMNS}
+    lost, unknown = 0, False
+    try:
+        conn = sqlite3.connect(str(path), isolation_level=None)
+    except sqlite3.Error:
+        return kept, 1, True
+    conn.text_factory = bytes
+    try:
+        for name, columns in _COLUMNS.items():
+            for item in _rows(conn, name, columns):
+                if isinstance(item, Lost):
+                    unknown = unknown or item.last is None
+                    lost += 1 if item.last is None else item.last - item.first + 1
+                else:
+                    kept[name].append(item)
+    finally:
+        conn.close()
+    return kept, lost, unknown
+
+
+def _with_sound_header(path: Path, copy: Path) -> bool:
+    """``path`` copied to ``copy`` with the 100-byte header of a new console file of as many pages
+    (the header is all that says where the pages are); False when it cannot be done."""
+    try:
+        data = bytearray(path.read_bytes())
+    except OSError:
+        return False
+    if len(data) < 2 * _PAGE:
+        return False
+    fresh = copy.with_name("fresh.sqlite")
+    conn = _open(fresh)
+    conn.close()
+    header = bytearray(fresh.read_bytes()[:100])
+    header[28:32] = (len(data) // _PAGE).to_bytes(4, "big")  # the pages the file holds
+    header[32:40] = bytes(8)  # no free pages
+    data[:100] = header
+    copy.write_bytes(bytes(data[: len(data) // _PAGE * _PAGE]))
+    return True
+
+
+_PAGE = 4096
+"""SQLite's page size, the console's file's."""
+
+
 def _rows(conn: sqlite3.Connection, name: str, columns: tuple[str, ...]) -> Iterator[tuple[Any, ...] | Lost]:
     """The readable rows of table ``name`` of a damaged file (``tablectl.salvage.scan`` by rowid),
     text decoded (a row whose text is not UTF-8 is damaged: left out)."""
@@ -263,5 +315,7 @@ def _rows(conn: sqlite3.Connection, name: str, columns: tuple[str, ...]) -> Iter
                 yield tuple(v.decode("utf-8") if isinstance(v, bytes) else v for v in item[1:])
             except UnicodeDecodeError:
                 yield Lost(int(item[0]), int(item[0]), "not UTF-8", int(item[0]))
-    except sqlite3.DatabaseError as exc:  # not even the table's first page
-        yield Lost(1, None, str(exc), 0)
+    except sqlite3.OperationalError:
+        raise
+    except (sqlite3.DatabaseError, ValueError) as exc:  # not even the table's first page, or its schema
+        yield Lost(1, None, str(exc) if isinstance(exc, sqlite3.DatabaseError) else "the schema is damaged", 0)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from tablectl.room.console import Console
-from tests.room.conftest import Broker, Peer
+from tests.room.conftest import Broker
 from tests.room.test_link import TAG, Table, _stored, wait
 
 CLUB = "testclub"
