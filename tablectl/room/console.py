@@ -108,6 +108,7 @@ class Console:
         """Another console acknowledging this room's tables (its instance id, since when)."""
         self._sessions: dict[str, list[str]] = {}
         self.unreadable = 0
+        self._refusals: dict[str | None, int] = {}
         """Messages of the console's file that could not be read at start (asked again of the tables)."""
         self._sent: deque[mqtt.MQTTMessageInfo] = deque(maxlen=1000)
         """The latest acknowledgements and clearings published (``stop`` sees them sent)."""
@@ -400,7 +401,9 @@ class Console:
         """A message refused (``tablectl.room.intake``): logged, counted, held in its stream when its
         seq can be (so that it costs that message alone), and kept with why."""
         self.refused += 1
-        log.warning("console: a message on %s refused: %s", topic, refused.reason)
+        self._refusals[refused.table] = n = self._refusals.get(refused.table, 0) + 1
+        if n <= 10 or n % 1000 == 0:  # a flood of them is not a flood of the log
+            log.warning("console: a message on %s refused (%d from this table so far): %s", topic, n, refused.reason)
         if refused.table is not None and refused.seq is not None and refused.prev is not None:
             stream = self.room.streams.get((refused.table, refused.session))
             if stream is None:

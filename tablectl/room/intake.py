@@ -16,7 +16,8 @@ table goes on. The checks:
 * each field the console reads is what it must be (``_FIELDS``): objects where objects belong
   (``body``, ``view``, ``action``, ``pairs``), text where text belongs (``what``, ``alert``),
   whole numbers in range where numbers belong (an alert's ``id`` and ``since``, a result's
-  ``score_ns`` and ``tricks``);
+  ``score_ns`` and ``tricks``); text at most ``MAX_TEXT`` characters, a state without its
+  arbiter view at most ``TILE_LIMIT`` bytes (it goes to the Director's page on every change);
 * a result is for a board of the Director's session (``boards``, when the console has it), else
   a board number from 1 to ``MAX_BOARD``, and its topic names the same board.
 """
@@ -43,6 +44,10 @@ MAX_SEQ = (1 << 62) - 1
 """The largest ``seq`` (a 64-bit SQLite integer, with room to add one)."""
 MAX_BOARD = 999
 """The largest board number taken without the Director's session."""
+MAX_TEXT = 2000
+"""Characters of a text field the console reads (a table's are a line or two)."""
+TILE_LIMIT = 16 << 10
+"""Bytes of a state without its arbiter view: what goes to the console page on every change."""
 
 _OBJECT, _TEXT, _COUNT, _BOARD, _SCORE, _TRICKS = "an object", "text", "count", "board", "score", "tricks"
 _FIELDS: dict[str, dict[str, str]] = {
@@ -61,7 +66,7 @@ def _wrong(kind: str, value: object) -> bool:
     if kind == _OBJECT:
         return not isinstance(value, dict)
     if kind == _TEXT:
-        return not isinstance(value, str)
+        return not isinstance(value, str) or len(value) > MAX_TEXT
     if not _int(value):
         return True
     assert isinstance(value, int)
@@ -216,6 +221,10 @@ def read_message(club: str, topic: str, payload: bytes,
     elif raw_seq is not None and not 0 <= seq <= MAX_SEQ:
         return Refused(table, kind, "its seq is not a whole number in range", session)
     wrong = _fields(kind, msg)
+    if wrong is None and kind == "state" and len(payload) > TILE_LIMIT:
+        rest = {k: v for k, v in msg.get("body", msg).items() if k != "view"}
+        if len(json.dumps(rest)) > TILE_LIMIT:
+            wrong = f"its tile is more than {TILE_LIMIT:,} bytes"
     if wrong is None and kind == "result":
         number = msg.get("body", msg).get("number")
         wrong = None if number is None and parts[5] == "unnumbered" else _board(number, boards)
