@@ -34,13 +34,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import paho.mqtt.client as mqtt  # noqa: E402
-from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
-from tablectl.room.address import ClubAddress  # noqa: E402
-from tablectl.room.broker import init_room  # noqa: E402
-from tablectl.room.console import Console  # noqa: E402
-from tablectl.room.process import MosquittoProcess, free_port  # noqa: E402
+from tablectl.room.address import ClubAddress
+from tablectl.room.broker import init_room
+from tablectl.room.console import Console
+from tablectl.room.process import MosquittoProcess, free_port
 
 CLUB = "bench"
 
