@@ -74,13 +74,15 @@ def tables_main(urls: dict[str, str], seconds: float, flood: str, out: multiproc
     def normal(table: str) -> None:
         c = client(urls[table])
         seq = 0
+        infos = []
         while time.monotonic() < stop:
             seq += 1
-            c.publish(f"bridge/{CLUB}/table/{table}/event",
-                      message(table, seq, {"action": {"kind": "call", "call": "Pass"}, "source": "bench"}), qos=1)
+            infos.append(c.publish(f"bridge/{CLUB}/table/{table}/event", message(
+                table, seq, {"action": {"kind": "call", "call": "Pass"}, "source": "bench"}), qos=1))
             time.sleep(0.5)
         sent[table] = seq
-        time.sleep(2)
+        for info in infos:  # every one handed to the broker (a real table's link sends again what is not)
+            info.wait_for_publish(30)
         c.disconnect()
 
     def flooder() -> None:
