@@ -310,7 +310,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room:
     add_pin_options(c, "the Director's PIN", "else $BRIDGE_ARBITER_PIN")
     add_server_options(c)
     c.add_argument("--arbiter-link-key-file", type=Path, metavar="FILE",
-                   help="the key shared with the tables (their arbiter.link_key_file; else $BRIDGE_ARBITER_LINK_KEY): "
+                   help="the room's master key (keys/master.key of tablectl room init; else "
+                        "$BRIDGE_ARBITER_LINK_KEY; each table holds only its own key, derived from it): "
                         "the Director opens a table's arbiter page from the console, without its PIN")
     c.add_argument("--table-url", action="append", metavar="ID=URL",
                    help="where table ID serves its pages, for those links (repeat per table), "
