@@ -50,7 +50,7 @@ from controller.room.players import PlayerSettings
 from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.commands import command
 from tablectl.room.console_store import ConsoleStore, Message, Refusal
-from tablectl.room.intake import Refused, Taken, read_message
+from tablectl.room.intake import Claims, Refused, Taken, foreign_console, prev_of, read_message
 from tablectl.room.link import COMMAND_LIMIT, iso, room_client
 
 __all__ = ["Console", "ConsoleStore"]
@@ -102,14 +102,12 @@ class Console:
         """Messages refused since the start (kept in the store with why: ``refusals``)."""
         self.store_error: str | None = None
         """Why the console's file could not be written (None: it can): no table is acknowledged meanwhile."""
-        self.conflicts: dict[str, Json] = {}
-        """table -> two tables configured with that table id (their sessions, since when)."""
+        self._claims = Claims()
         self.other_console: Json | None = None
         """Another console acknowledging this room's tables (its instance id, since when)."""
-        self._sessions: dict[str, list[str]] = {}
         self.unreadable = 0
-        self._refusals: dict[str | None, int] = {}
         """Messages of the console's file that could not be read at start (asked again of the tables)."""
+        self._refusals: dict[str | None, int] = {}
         self._sent: deque[mqtt.MQTTMessageInfo] = deque(maxlen=1000)
         """The latest acknowledgements and clearings published (``stop`` sees them sent)."""
         self._lock = threading.Lock()
@@ -203,6 +201,11 @@ class Console:
     @property
     def connected(self) -> bool:
         return self._connected
+
+    @property
+    def conflicts(self) -> dict[str, Json]:
+        """table -> two tables configured with that table id (their sessions, since when, what to do)."""
+        return self._claims.conflicts
 
     def _on_connect(self, client: mqtt.Client, userdata: object, flags: Any, reason: Any,
                     properties: object) -> None:
@@ -329,7 +332,7 @@ class Console:
                     log.exception("console: a message of table %s could not be taken", table)
                     refused.append(self._refuse(Refused(table, kind, f"the console could not take it "
                                                         f"({type(exc).__name__})", found.session, found.seq,
-                                                        _prev(msg)), topic, payload, now))
+                                                        prev_of(msg)), topic, payload, now))
                     touched.add(table)
                     continue
                 self.received += 1
@@ -414,42 +417,22 @@ class Console:
     # -- two of what must be one --------------------------------------------------------------------------
 
     def _conflict(self, taken: Taken, retained: bool, now: float) -> Taken | Refused:
-        """Two tables configured with the same table id: their sessions alternate on its topics.
-        Found, it is an alarm and a flag on the page, and the results of the later one are refused."""
-        table = taken.table
-        if not taken.session or retained or (taken.kind == "state" and taken.msg.get("online") is not True):
-            return taken
-        seen = self._sessions.setdefault(table, [])
-        if not seen or seen[-1] != taken.session:
-            if taken.session in seen and table not in self.conflicts:
-                other = seen[-1]
-                what = (f"Two tables use table id {table}: their messages alternate (sessions {taken.session} and "
-                        f"{other}). Give each table its own id (and broker password); table {table}'s results "
-                        f"from session {other} are refused meanwhile.")
-                self.conflicts[table] = {"table": table, "sessions": [taken.session, other], "since": now,
-                                         "refused_session": other, "what": what}
-                log.error("console: %s", what)
-                self._emit_later({"kind": "alarm", "table": table, "text": what, "at": None, "received": now})
-            seen.append(taken.session)
-            del seen[:-8]
-        conflict = self.conflicts.get(table)
-        if conflict is not None and taken.kind == "result" and taken.session == conflict["refused_session"]:
-            return Refused(table, taken.kind, f"two tables use table id {table}: this result's table is not the "
-                                              "first one", taken.session, taken.seq, _prev(taken.msg))
-        return taken
+        """Two tables configured with one table id (``Claims``): an alarm once, their later one's results refused."""
+        checked, found = self._claims.check(taken, retained, now)
+        if found is not None:
+            log.error("console: %s", found["what"])
+            self._emit_later({"kind": "alarm", "table": taken.table, "text": found["what"], "at": None,
+                              "received": now})
+        return checked
 
     def _other_console(self, payload: bytes, now: float) -> None:
-        """An acknowledgement of another console, made since this one started: two consoles of one room."""
-        try:
-            ack = json.loads(payload)
-            console, at = str(ack["console"]), float(ack["at"])
-        except (ValueError, KeyError, TypeError, RecursionError):
+        """An acknowledgement of another console (``foreign_console``): an alarm once."""
+        other = foreign_console(payload, self._instances, self._started)
+        if other is None or self.other_console is not None:
             return
-        if console.split(".")[0] in self._instances or at < self._started or self.other_console is not None:
-            return
-        what = (f"Another console acknowledges this room's tables (instance {console[:20]}): two consoles of one "
+        what = (f"Another console acknowledges this room's tables (instance {other}): two consoles of one "
                 "room take the tables' messages from each other. Stop the other one.")
-        self.other_console = {"instance": console[:20], "since": now, "what": what}
+        self.other_console = {"instance": other, "since": now, "what": what}
         log.error("console: %s", what)
         self._emit_later({"kind": "alarm", "table": None, "text": what, "at": None, "received": now})
 
@@ -653,11 +636,6 @@ class Console:
                 callback(message)
             except Exception:
                 log.exception("a console subscriber failed")
-
-
-def _prev(msg: Json) -> int | None:
-    prev = msg.get("prev", 0)
-    return prev if isinstance(prev, int) and not isinstance(prev, bool) else None
 
 
 def _topic(club: str, table: str, kind: str, payload: str) -> str:

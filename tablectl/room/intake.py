@@ -20,6 +20,9 @@ table goes on. The checks:
   arbiter view at most ``TILE_LIMIT`` bytes (it goes to the Director's page on every change);
 * a result is for a board of the Director's session (``boards``, when the console has it), else
   a board number from 1 to ``MAX_BOARD``, and its topic names the same board.
+
+Two of what must be one: ``Claims`` finds two tables configured with one table id (their
+sessions alternate), ``foreign_console`` another console's acknowledgement.
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["KINDS", "LIMITS", "MAX_BOARD", "MAX_DEPTH", "MAX_SEQ", "Refused", "Taken", "read_message"]
+__all__ = ["KINDS", "LIMITS", "MAX_BOARD", "MAX_DEPTH", "MAX_SEQ", "Claims", "Refused", "Taken", "foreign_console",
+           "prev_of", "read_message"]
 
 Json = dict[str, Any]
 
@@ -233,3 +237,56 @@ def read_message(club: str, topic: str, payload: bytes,
     if wrong is not None:
         return Refused(table, kind, wrong, session, *((seq, prev) if kind != "state" else (None, None)))
     return Taken(kind, table, msg, session, seq if kind != "state" else 0)
+
+
+def prev_of(msg: Json) -> int | None:
+    """A message's ``prev``, when it is a whole number."""
+    prev = msg.get("prev", 0)
+    return prev if _int(prev) else None
+
+
+class Claims:
+    """Which table session speaks for each table id, to find two tables configured with one id:
+    their sessions alternate on its topics (a table that starts a new session never goes back).
+    Only live messages count (not retained copies), and a state only when it says the table is online."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, list[str]] = {}
+        self.conflicts: dict[str, Json] = {}
+        """table -> the two sessions, since when, the session whose results are refused, what to do."""
+
+    def check(self, taken: Taken, retained: bool, now: float) -> tuple[Taken | Refused, Json | None]:
+        """``taken`` as it stands (a result of the later session of a conflict: refused), and the conflict
+        just found (None: nothing new)."""
+        table, found = taken.table, None
+        if not taken.session or retained or (taken.kind == "state" and taken.msg.get("online") is not True):
+            return taken, None
+        seen = self._seen.setdefault(table, [])
+        if not seen or seen[-1] != taken.session:
+            if taken.session in seen and table not in self.conflicts:
+                other = seen[-1]
+                what = (f"Two tables use table id {table}: their messages alternate (sessions {taken.session} and "
+                        f"{other}). Give each table its own id (and broker password); table {table}'s results "
+                        f"from session {other} are refused meanwhile.")
+                found = self.conflicts[table] = {"table": table, "sessions": [taken.session, other], "since": now,
+                                                 "refused_session": other, "what": what}
+            seen.append(taken.session)
+            del seen[:-8]
+        conflict = self.conflicts.get(table)
+        if conflict is not None and taken.kind == "result" and taken.session == conflict["refused_session"]:
+            return Refused(table, taken.kind, f"two tables use table id {table}: this result's table is not the "
+                                              "first one", taken.session, taken.seq, prev_of(taken.msg)), found
+        return taken, found
+
+
+def foreign_console(payload: bytes, instances: Collection[str], started: float) -> str | None:
+    """The instance id of another console in an acknowledgement made since ``started`` (None: one of
+    this console's ``instances``, an older one, or one that cannot be read)."""
+    try:
+        ack = json.loads(payload)
+        console, at = str(ack["console"]), float(ack["at"])
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return None
+    if console.split(".")[0] in instances or at < started:
+        return None
+    return console[:20]
