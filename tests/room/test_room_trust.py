@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -243,3 +244,33 @@ def test_a_second_console_of_the_room_is_an_alarm(club_room, tmp_path: Path) -> 
         assert found is not None and "Another console" in found["what"]
     finally:
         other.stop()
+
+
+def test_a_table_whose_backlog_overflows_the_console_sends_again_what_was_dropped(
+        club_broker: Broker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tablectl.room.console as console_module
+
+    monkeypatch.setattr(console_module, "_PENDING_BYTES", 1500)  # a few messages
+    console = Console(club_broker.address("console"), tmp_path / "console")
+    busy = threading.Event()
+    take = console._take
+
+    def held_up(items: list[tuple[str, bytes, float, bool]]) -> None:  # the console thread busy a while
+        busy.wait(30)
+        take(items)
+
+    console._take = held_up  # type: ignore[method-assign]
+    console.start()
+    wait(lambda: console.connected, what="the console")
+    t1 = Table(tmp_path / "table-1.sqlite", club_broker.address("1"), "1")
+    try:
+        t1.sim.present(TAG, "board")
+        assert t1.rt.sync(5)
+        _play(t1, [("1NT", "N"), ("Pass", "E"), ("2C", "S"), ("Pass", "W"), ("2D", "N"), ("Pass", "E")])
+        wait(lambda: console.dropped > 0, what="the table's backlog over its bound")
+        busy.set()
+        wait(lambda: _holds_outbox(console, t1), timeout=60, what="the console to hold table 1's outbox")
+    finally:
+        busy.set()
+        t1.stop()
+        console.stop()
