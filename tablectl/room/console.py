@@ -13,6 +13,15 @@ again with less makes the tables send again). Rulings and manual entries go to a
 The pages (``web_ui.console``) read ``snapshot`` and ``view``, and are told of every change
 through ``subscribe``.
 
+What one table sends harms no other (docs/room-safety.md): each message is checked on its own
+(``tablectl.room.intake``) and one refused is kept with why (``snapshot()["refused"]``); a batch
+is kept in one transaction, rolled back on any error, and acknowledged only once kept; a table
+whose messages the console lacks (a gap, a backlog over ``_PENDING_BYTES`` dropped, a broker
+that holds no session of the console: a new instance id) is asked to send again everything after
+what the console holds, by a new id in its acknowledgement; two tables with one id and a second
+console are alarms (``conflicts``, ``other_console``); a damaged ``console.sqlite`` is salvaged
+(``tablectl.room.console_store``, ``snapshot()["store"]``).
+
 With the Director's session (``tablectl console --session FILE``, a TOML session file:
 ``controller.fieldscore.session``) each result is put to the pairs the movement seats at that
 table for that board, and the movement is checked (a board out of its round, Law 15); without
@@ -49,7 +58,7 @@ from controller.room.console import Call, Room
 from controller.room.players import PlayerSettings
 from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.commands import command
-from tablectl.room.console_store import ConsoleStore, Message, Refusal
+from tablectl.room.console_store import ConsoleStore, Message, Refusal, restore
 from tablectl.room.intake import Claims, Refused, Taken, foreign_console, prev_of, read_message
 from tablectl.room.link import COMMAND_LIMIT, iso, room_client
 
@@ -121,43 +130,13 @@ class Console:
         self._thread: threading.Thread | None = None
         self._published: dict[str, str] = {}
         """table -> the results last sent to its players."""
-        self._restore()
+        self.unreadable = restore(self.store, self.room, self.club, self._wall())
         self._restore_settings()
         self._acks = {t: a for t in self._known() if (a := self.room.acknowledged(t)) is not None}
         self._client = room_client(address, f"bridge-{self.club}-console", clean_session=False)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
-
-    def _restore(self) -> None:
-        messages, states, marks = self.store.load()
-        now = self._wall()
-        unreadable: list[tuple[str, str, int]] = []
-        for table, session, seq, kind, payload in messages:
-            taken = read_message(self.club, _topic(self.club, table, kind, payload), payload.encode(), None) \
-                if table and kind and payload else None
-            if not isinstance(taken, Taken) or taken.session != session or taken.seq != seq:
-                unreadable.append((table, session, seq))  # damaged in the file: the table sends it again
-                continue
-            with contextlib.suppress(Exception):
-                self.room.receive(kind, table, taken.msg, now)
-        if unreadable:
-            log.error("console: %d message(s) of %s could not be read: the tables send them again", len(unreadable),
-                      self.store.path)
-            self.store.forget(unreadable)
-        self.unreadable = len(unreadable)
-        for table, payload in states:
-            taken = read_message(self.club, f"bridge/{self.club}/table/{table}/state", payload.encode(), None)
-            if isinstance(taken, Taken):
-                with contextlib.suppress(Exception):
-                    self.room.receive("state", table, taken.msg, now)
-                    self.room.tile(table).online = False  # until the table says so again
-        for key, state, at in marks:
-            with contextlib.suppress(KeyError, ValueError):
-                self.room.mark(key, state, at)
-        if messages:
-            log.info("console: %d messages of %d tables restored from %s", len(messages), len(self.room.tiles),
-                     self.store.path)
 
     def _known(self) -> list[str]:
         """Every table the console holds something of."""
@@ -637,13 +616,3 @@ class Console:
             except Exception:
                 log.exception("a console subscriber failed")
 
-
-def _topic(club: str, table: str, kind: str, payload: str) -> str:
-    """The topic a kept message came on (a result's names its board)."""
-    if kind != "result":
-        return f"bridge/{club}/table/{table}/{kind}"
-    number: object = None
-    with contextlib.suppress(ValueError, TypeError, RecursionError, AttributeError):
-        msg = json.loads(payload)
-        number = msg.get("body", msg).get("number")
-    return f"bridge/{club}/table/{table}/result/{'unnumbered' if number is None else number}"

@@ -26,9 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.room.console import Room
+from tablectl.room.intake import Taken, read_message
 from tablectl.salvage import Lost, _aside_name, _move, damage, scan
 
-__all__ = ["REFUSED_KEPT", "ConsoleStore", "Damage", "Refusal"]
+__all__ = ["REFUSED_KEPT", "ConsoleStore", "Damage", "Refusal", "restore"]
 
 log = logging.getLogger(__name__)
 
@@ -319,3 +321,46 @@ def _rows(conn: sqlite3.Connection, name: str, columns: tuple[str, ...]) -> Iter
         raise
     except (sqlite3.DatabaseError, ValueError) as exc:  # not even the table's first page, or its schema
         yield Lost(1, None, str(exc) if isinstance(exc, sqlite3.DatabaseError) else "the schema is damaged", 0)
+
+
+def restore(store: ConsoleStore, room: Room, club: str, now: float) -> int:
+    """Fold what ``store`` keeps into ``room`` (a console starting again): each message read and checked
+    again (``tablectl.room.intake``); one that cannot be read (a damaged byte the file's own checks
+    missed) is forgotten, so that its table sends it again. Returns how many were forgotten."""
+    messages, states, marks = store.load()
+    unreadable: list[tuple[str, str, int]] = []
+    for table, session, seq, kind, payload in messages:
+        taken = read_message(club, _topic(club, table, kind, payload), payload.encode(), None) \
+            if table and kind and payload else None
+        if not isinstance(taken, Taken) or taken.session != session or taken.seq != seq:
+            unreadable.append((table, session, seq))
+            continue
+        with contextlib.suppress(Exception):
+            room.receive(kind, table, taken.msg, now)
+    if unreadable:
+        log.error("console: %d message(s) of %s could not be read: the tables send them again", len(unreadable),
+                  store.path)
+        store.forget(unreadable)
+    for table, payload in states:
+        state = read_message(club, f"bridge/{club}/table/{table}/state", payload.encode(), None)
+        if isinstance(state, Taken):
+            with contextlib.suppress(Exception):
+                room.receive("state", table, state.msg, now)
+                room.tile(table).online = False  # until the table says so again
+    for key, mark, at in marks:
+        with contextlib.suppress(KeyError, ValueError):
+            room.mark(key, mark, at)
+    if messages:
+        log.info("console: %d messages of %d tables restored from %s", len(messages), len(room.tiles), store.path)
+    return len(unreadable)
+
+
+def _topic(club: str, table: str, kind: str, payload: str) -> str:
+    """The topic a kept message came on (a result's names its board)."""
+    if kind != "result":
+        return f"bridge/{club}/table/{table}/{kind}"
+    number: object = None
+    with contextlib.suppress(ValueError, TypeError, RecursionError, AttributeError):
+        msg = json.loads(payload)
+        number = msg.get("body", msg).get("number")
+    return f"bridge/{club}/table/{table}/result/{'unnumbered' if number is None else number}"
