@@ -311,9 +311,9 @@ def add_pin_options(p: argparse.ArgumentParser, what: str, otherwise: str) -> No
 def add_link_key_option(p: argparse.ArgumentParser) -> None:
     """``--arbiter-link-key-file`` for ``run`` and ``demo``."""
     p.add_argument("--arbiter-link-key-file", type=Path, metavar="FILE",
-                   help="the key shared by the tables and the Director's console, which then opens a table's "
-                        "arbiter page by a signed link (make it with: openssl rand -hex 32 > FILE); else the "
-                        f"config's arbiter.link_key_file, else ${LINK_ENV}")
+                   help="this table's own arbiter link key (keys/table-ID.key of tablectl room init, derived "
+                        "from the console's master key): the Director's console then opens this table's arbiter "
+                        f"page by a signed link; else the config's arbiter.link_key_file, else ${LINK_ENV}")
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -55,7 +55,7 @@ from web_ui.security import (
     Session,
     Sessions,
     install_headers,
-    peer,
+    pin_login,
     refuse_busy,
     same_origin,
     session_dependencies,
@@ -254,7 +254,7 @@ def create_app(service: TableService, settings: WebSettings, *,
     async def login(body: LoginBody, request: Request, response: Response) -> LoginResult:
         if same_origin(request.headers) is False:
             raise HTTPException(403, "cross-site login refused: the Origin is not this table")
-        await gate.attempt(peer(request), body.pin)
+        await pin_login(gate, request, response, body.pin)
         session = open_session(request, response)
         return LoginResult(csrf=session.csrf, expires_in=sessions.expires_in(session))
 

@@ -1,12 +1,15 @@
 """The Director's way into a table's arbiter page that no PIN guesser can block: a signed link.
 
-The Director's console and the tables share a secret key (``load_key``: a file made with
-``openssl rand -hex 32``, or ``$BRIDGE_ARBITER_LINK_KEY``). From the console, the Director
+The Director's console holds the room's master key (``load_key``: a file made by ``tablectl
+room init``, or with ``openssl rand -hex 32``, or ``$BRIDGE_ARBITER_LINK_KEY``); each table holds
+only its own key, derived from the master and its table id (``table_key``: HMAC-SHA256), so a
+table's key, read off its Pi, signs links to that table alone. From the console, the Director
 opens ``/tables/<id>/arbiter``; the console answers with a redirect to the table's
-``/arbiter/enter?table=<id>&exp=<time>&nonce=<random>&sig=<HMAC-SHA256>``. The table opens an
-arbiter session for the browser that follows it when the signature is its key's over its own
-table id, the link has not expired (``TTL`` seconds, by the wall clock: the console's and the
-tables' clocks must agree within about a minute) and its nonce was never used: a link opens
+``/arbiter/enter?table=<id>&exp=<time>&nonce=<random>&sig=<HMAC-SHA256>``, signed with that
+table's key. The table opens an arbiter session for the browser that follows it when the
+signature is its key's over its own table id, the link has not expired (``TTL`` seconds, by the
+wall clock: the console's and the tables' clocks must agree within about a minute) and its
+nonce was never used: a link opens
 one session, once. No PIN is involved, so no lock-out applies.
 """
 
@@ -21,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
-__all__ = ["ENV", "LINK_PATH", "TTL", "LinkChecker", "load_key", "signed_link"]
+__all__ = ["ENV", "LINK_PATH", "TTL", "LinkChecker", "load_key", "signed_link", "table_key"]
 
 LINK_PATH = "/arbiter/enter"
 TTL = 60.0
@@ -52,22 +55,30 @@ def load_key(path: Path | str | None = None, env: str | None = None) -> bytes | 
     return value.encode("utf-8")
 
 
+def table_key(master: bytes, table: str) -> bytes:
+    """Table ``table``'s own key, derived from the room's master key (hex text, what its key file holds):
+    HMAC-SHA256 of the master over the table id, so no table's key gives another's or the master."""
+    return hmac.new(master, f"bridgetable table link key v1\n{table}".encode(), hashlib.sha256).hexdigest().encode()
+
+
 def _signature(key: bytes, table: str, exp: int, nonce: str) -> str:
     message = f"bridgetable arbiter link v1\n{table}\n{exp}\n{nonce}".encode()
     return hmac.new(key, message, hashlib.sha256).hexdigest()
 
 
-def signed_link(key: bytes, table: str, base_url: str, now: float) -> str:
-    """The link that opens ``table``'s arbiter page at ``base_url`` (``http(s)://host:port``) until ``now + TTL``."""
+def signed_link(master: bytes, table: str, base_url: str, now: float) -> str:
+    """The link that opens ``table``'s arbiter page at ``base_url`` (``http(s)://host:port``) until
+    ``now + TTL``, signed with the table's key derived from the room's ``master`` key."""
     exp = int(now + TTL)
     nonce = secrets.token_urlsafe(16)
-    query = urlencode({"table": table, "exp": exp, "nonce": nonce, "sig": _signature(key, table, exp, nonce)})
+    sig = _signature(table_key(master, table), table, exp, nonce)
+    query = urlencode({"table": table, "exp": exp, "nonce": nonce, "sig": sig})
     return f"{base_url.rstrip('/')}{LINK_PATH}?{query}"
 
 
 @dataclass(slots=True)
 class LinkChecker:
-    """A table's check of links: its key, its table id and the wall clock (epoch seconds)."""
+    """A table's check of links: its own key (``table_key``), its table id and the wall clock (epoch seconds)."""
 
     key: bytes
     table: str

@@ -66,7 +66,7 @@ from web_ui.security import (
     Session,
     Sessions,
     install_headers,
-    peer,
+    pin_login,
     refuse_busy,
     same_origin,
     session_dependencies,
@@ -218,7 +218,7 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
     async def login(body: LoginBody, request: Request, response: Response) -> LoginResult:
         if same_origin(request.headers) is False:
             raise HTTPException(403, "cross-site login refused: the Origin is not this console")
-        await gate.attempt(peer(request), body.pin)
+        await pin_login(gate, request, response, body.pin)
         token, session = sessions.create()
         response.set_cookie(COOKIE, token, max_age=int(sessions.lifetime), path="/", httponly=True,
                             samesite="strict", secure=request.url.scheme == "https")

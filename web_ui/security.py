@@ -7,10 +7,18 @@
   failure locks that client out for ``base`` seconds doubled each time (up to ``cap``); a
   success clears the count. The address is the TCP peer's: the servers trust no
   ``X-Forwarded-For`` unless proxies are configured (``tablectl.serve.ServerOptions.proxies``).
-  Failures from every address together never refuse anybody (that would let any device lock
-  the arbiter out): beyond ``table_limit`` of them within an hour every attempt waits ``slow``
-  seconds before its PIN is checked, and the right PIN still opens. PIN checks run one at a
-  time, so parallel guesses cannot outrun the limits.
+  Failures from every address together never lock a device out for good: beyond ``table_limit``
+  of them within an hour (the PIN is being guessed from many addresses) every attempt waits
+  ``slow`` seconds before its PIN is checked, and a device that has not signed in before has its
+  PIN checked at most once every ``spacing`` seconds room-wide (earlier: a 429 with the seconds
+  to wait), so that fresh addresses cannot outrun the limits: at most ``table_limit + 4 h /
+  spacing`` guesses (770) in a four-hour session, a 0.08 % chance at a 6-digit PIN. PIN checks
+  run one at a time.
+- **Remembered devices** (``Devices``): a device that signed in with the right PIN gets a second
+  cookie (``arbiter_device``, 256 bits, 30 days; the server keeps its SHA-256). Its attempts are
+  limited by that device, not by its address, and are never held back by the room-wide cap: the
+  Director's phone gets in whatever guessers do on the network. The machine itself (loopback)
+  is never held back either.
 - **WebSocket clients** beyond an app's cap are refused with ``refuse_busy`` (close code 1013,
   "try again later"), so that no client can open connections until the server runs out.
 - **Host names** (``HostCheck``): a request whose ``Host`` is not one of the server's own names
@@ -45,8 +53,10 @@ __all__ = [
     "COOKIE",
     "CSP",
     "CSRF_HEADER",
+    "DEVICE_COOKIE",
     "LOCAL_HOSTS",
     "AttemptLimiter",
+    "Devices",
     "HostCheck",
     "PinGate",
     "Session",
@@ -54,13 +64,16 @@ __all__ = [
     "host_name",
     "install_headers",
     "peer",
+    "pin_login",
     "refuse_busy",
     "same_origin",
     "session_dependencies",
 ]
 
 COOKIE = "arbiter_session"
+DEVICE_COOKIE = "arbiter_device"
 CSRF_HEADER = "x-csrf-token"
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
 def _digest(token: str) -> str:
@@ -128,6 +141,37 @@ class Sessions:
 
 
 @dataclass(slots=True)
+class Devices:
+    """The devices that signed in with the right PIN (module doc), by token digest: last sign-in."""
+
+    clock: Callable[[], float]
+    lifetime: float = 30 * 24 * 3600.0
+    limit: int = 200
+    _by_digest: dict[str, float] = field(default_factory=dict)
+
+    def remember(self, token: str | None = None) -> str:
+        """Remember a device (its token again, or a new one): the token for its cookie."""
+        now = self.clock()
+        if token is None or _digest(token) not in self._by_digest:
+            token = secrets.token_urlsafe(32)
+        if len(self._by_digest) >= self.limit:
+            del self._by_digest[min(self._by_digest, key=self._by_digest.__getitem__)]
+        self._by_digest[_digest(token)] = now
+        return token
+
+    def known(self, token: str | None) -> str | None:
+        """The key of a remembered device for the PIN limits (None: not one)."""
+        if not token or len(token) > 200:
+            return None
+        digest = _digest(token)
+        seen = self._by_digest.get(digest)
+        if seen is None or self.clock() - seen > self.lifetime:
+            self._by_digest.pop(digest, None)
+            return None
+        return f"device:{digest[:32]}"
+
+
+@dataclass(slots=True)
 class _Client:
     failures: int = 0
     locked_until: float = 0.0
@@ -150,8 +194,23 @@ class AttemptLimiter:
     forget: float = 3600.0
     table_limit: int = 50
     slow: float = 2.0
+    spacing: float = 20.0
     _clients: dict[str, _Client] = field(default_factory=dict)
     _recent: deque[float] = field(default_factory=deque)
+    _next_check: float = 0.0
+
+    def room_wait(self) -> float:
+        """Seconds before the PIN of a device not remembered may be checked (0: now), room-wide:
+        while the PIN is being guessed from many addresses, one check every ``spacing`` seconds."""
+        if not self.slowdown():
+            return 0.0
+        return max(0.0, self._next_check - self.clock())
+
+    def checked(self) -> None:
+        """A device not remembered had its PIN checked: while the PIN is being guessed, the next such
+        check waits ``spacing`` seconds."""
+        if self.slowdown():
+            self._next_check = self.clock() + self.spacing
 
     def retry_after(self, client: str) -> float:
         """Seconds ``client`` must wait before another attempt (0: it may try now): its own lock-out only."""
@@ -203,25 +262,47 @@ class PinGate:
     """
 
     def __init__(self, check_pin: Callable[[str], bool], limiter: AttemptLimiter,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep, devices: Devices | None = None) -> None:
         self.check_pin = check_pin
         self.limiter = limiter
         self.sleep = sleep
+        self.devices = devices if devices is not None else Devices(limiter.clock)
         self._lock = asyncio.Lock()
 
-    async def attempt(self, client: str, pin: str) -> None:
+    async def attempt(self, client: str, pin: str, device: str | None = None) -> None:
+        """Check ``pin`` from ``client`` (its address) carrying the device cookie ``device``."""
+        known = self.devices.known(device)
         delay = self.limiter.slowdown()
-        if delay > 0:
+        if delay > 0 and known is None:
             await self.sleep(delay)
         async with self._lock:
-            wait = self.limiter.retry_after(client)
+            key = known or client
+            wait = self.limiter.retry_after(key)
             if wait > 0:
                 raise HTTPException(429, f"too many wrong PINs from this device: try again in {int(wait) + 1} s",
                                     headers={"Retry-After": str(int(wait) + 1)})
+            if known is None and client not in LOOPBACK:
+                wait = self.limiter.room_wait()
+                if wait > 0:
+                    raise HTTPException(429, "the PIN is being guessed on this network, so devices that have not "
+                                             f"signed in before wait: try again in {int(wait) + 1} s, or use a "
+                                             "device that has", headers={"Retry-After": str(int(wait) + 1)})
+                self.limiter.checked()
+            client = key
             if not await asyncio.to_thread(self.check_pin, pin):
                 lock = self.limiter.failed(client)
                 raise HTTPException(401, "wrong PIN" + (f"; locked for {int(lock)} s" if lock else ""))
             self.limiter.succeeded(client)
+
+
+async def pin_login(gate: PinGate, request: Request, response: Response, pin: str) -> None:
+    """The PIN's check for a login route (``PinGate.attempt`` with the device cookie); on success the
+    device is remembered (its cookie set or renewed), else the ``HTTPException`` is raised."""
+    device = request.cookies.get(DEVICE_COOKIE)
+    await gate.attempt(peer(request), pin, device)
+    token = gate.devices.remember(device)
+    response.set_cookie(DEVICE_COOKIE, token, max_age=int(gate.devices.lifetime), path="/", httponly=True,
+                        samesite="strict", secure=request.url.scheme == "https")
 
 
 def peer(request: HTTPConnection) -> str:

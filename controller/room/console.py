@@ -46,7 +46,7 @@ from controller.room.players import PlayerSettings, for_table, session_complete
 from controller.room.release import Released, released
 from controller.room.results import RoomAlert, RoomResults, table_order
 
-__all__ = ["Call", "Received", "Room", "Stream", "tile_colour"]
+__all__ = ["OPEN_CALLS_PER_TABLE", "Call", "Received", "Room", "Stream", "tile_colour"]
 
 Json = dict[str, Any]
 
@@ -58,6 +58,16 @@ _RESOLVED_KEEP = 20
 UNDO_SECONDS = 60.0
 """The Director may take back "End the session" for this long: the tables see the end only after it."""
 _IN_PLAY = ("auction", "declaration", "play")
+OPEN_CALLS_PER_TABLE = 3
+"""Open calls one table can put on the queue: a press of the call button while one is open is the
+same call, and past this many open calls a table's next ones are counted (``folded``), not queued,
+so that no table can bury the others' calls (its tile still says it needs the Director)."""
+
+
+SESSIONS_KEPT = 16
+"""Sessions of one table whose streams the console follows (a table has one a night)."""
+EARLY_KEPT = 20_000
+"""Messages of one table session held ahead of a gap (a table sends them again after the gap)."""
 
 
 @dataclass(slots=True)
@@ -70,8 +80,11 @@ class Stream:
     early_seqs: set[int] = field(default_factory=set)
 
     def take(self, seq: int, prev: int) -> bool:
-        """Record message ``seq`` (following ``prev``); False if it is held already (a duplicate)."""
+        """Record message ``seq`` (following ``prev``); False if it is held already (a duplicate), or
+        when ``EARLY_KEPT`` messages wait already for the one they follow (the table sends them again)."""
         if seq <= self.acked or seq in self.early_seqs:
+            return False
+        if prev > self.acked and len(self.early) >= EARLY_KEPT:
             return False
         if prev <= self.acked:
             self.acked = seq
@@ -191,6 +204,8 @@ class Room:
         """The boards the Director released to the players himself (``controller.room.release``)."""
         self.answers: dict[str, Json] = {}
         """table -> the Director's latest answer to its call (``on_my_way`` or ``done``), for its page."""
+        self.folded: dict[str, int] = {}
+        """table -> calls it made past ``OPEN_CALLS_PER_TABLE`` (counted, not queued)."""
 
     @property
     def travellers(self) -> dict[str, dict[str, Json]]:
@@ -213,7 +228,9 @@ class Room:
             return self._state(tile, msg, now)
         session = str(msg.get("session", ""))
         seq, prev = int(msg.get("seq", 0)), int(msg.get("prev", 0))
-        stream = self.streams.setdefault((table, session), Stream())
+        stream = self.streams.get((table, session))
+        if stream is None:
+            stream = self._new_stream(table, session)
         if not stream.take(seq, prev):
             return Received(False)
         if kind == "alert":
@@ -221,6 +238,14 @@ class Room:
         if kind == "result":
             return self._result(tile, msg, now)
         return Received(True, tables=(table,))
+
+    def _new_stream(self, table: str, session: str) -> Stream:
+        """A table session's stream; past ``SESSIONS_KEPT`` of one table the oldest other is forgotten."""
+        mine = [k for k in self.streams if k[0] == table and k[1] != self.tile(table).session]
+        if len(mine) >= SESSIONS_KEPT:
+            del self.streams[mine[0]]
+        stream = self.streams[(table, session)] = Stream()
+        return stream
 
     def _state(self, tile: Tile, msg: Json, now: float) -> Received:
         body = msg.get("body", msg)
@@ -250,22 +275,33 @@ class Room:
         kind = body.get("alert")
         alarm: str | None = None
         session = str(msg.get("session", ""))
+        full = len(self._open(tile.table)) >= OPEN_CALLS_PER_TABLE
         if kind == "irregularity":
             key = f"{tile.table}/{session}/irr/{body.get('id')}"
             call = self.calls.get(key)
-            if body.get("event") == "raised" and body.get("alarm") and call is None:
+            if body.get("event") == "raised" and body.get("alarm") and call is None and full:
+                self._fold(tile.table)
+            elif body.get("event") == "raised" and body.get("alarm") and call is None:
                 self.calls[key] = Call(key, tile.table, body.get("board"), what, since, irregularity=body.get("id"),
                                        seat=body.get("offender"), law=body.get("law"))
                 alarm = f"Table {tile.table}: {what}" + (f" by {body['offender']}" if body.get("offender") else "")
             elif call is not None and body.get("event") in ("ruled", "closed"):
                 self._resolve(call, now, _ruling_words(body))
         elif kind == "arbiter_called":
-            key = f"{tile.table}/{session}/call/{msg.get('seq')}"
-            self.calls[key] = Call(key, tile.table, body.get("board"), what, since, seat=body.get("seat"))
-            alarm = f"Table {tile.table}: {what}"
+            pressed = [c for c in self._open(tile.table) if c.origin == "table" and c.irregularity is None
+                       and "/call/" in c.key]
+            if not pressed and not full:  # pressed again while called: the same call
+                key = f"{tile.table}/{session}/call/{msg.get('seq')}"
+                self.calls[key] = Call(key, tile.table, body.get("board"), what, since, seat=body.get("seat"))
+                alarm = f"Table {tile.table}: {what}"
+            elif not pressed:
+                self._fold(tile.table)
         elif kind == "log_damaged":  # the table lost acknowledged inputs: the Director must know at once
             key = f"{tile.table}/{session}/log/{msg.get('seq')}"
-            self.calls[key] = Call(key, tile.table, body.get("board"), what, since)
+            if full:
+                self._fold(tile.table)
+            else:
+                self.calls[key] = Call(key, tile.table, body.get("board"), what, since)
             alarm = f"Table {tile.table}: {what}"
         elif kind == "arbiter_call_cleared":
             for call in self._open(tile.table):
@@ -284,11 +320,17 @@ class Room:
         alarm = self._found(self.results.result(tile.table, body), _time(msg) or now)
         return Received(True, alarm, tables=(tile.table,))
 
+    def _fold(self, table: str) -> None:
+        self.folded[table] = self.folded.get(table, 0) + 1
+
     def _found(self, found: list[RoomAlert], since: float) -> str | None:
         """Queue a call for each new finding about the boards; the alarm's words (None: nothing new)."""
         words = []
         for alert in found:
             if alert.key in self.calls:
+                continue
+            if len(self._open(alert.table)) >= OPEN_CALLS_PER_TABLE:
+                self._fold(alert.table)
                 continue
             self.calls[alert.key] = Call(alert.key, alert.table, alert.board, alert.what, since, law=alert.law,
                                          origin="room")
@@ -464,7 +506,8 @@ class Room:
                 "late": [x.as_json() for x in late], "players": self.players.as_json(),
                 "ended": self.ended, "undo_left": self.undo_left(now), "over": self.session_over(now),
                 "released": self.released(now).as_json(), "released_by_director": sorted(self.released_boards,
-                                                                                          key=_order)}
+                                                                                          key=_order),
+                "folded": dict(self.folded)}
 
     def scorecard(self, pair: str, section: str | None = None) -> Json:
         """``pair``'s session so far (``controller.room.results.RoomResults.scorecard``)."""

@@ -17,6 +17,10 @@
 ``credentials.toml``
     mode 0600: each table's and the console's full room address with its password, and for
     each table the line to paste into its table config.
+``keys/``
+    the arbiter links' keys (``web_ui.arbiter_link``), mode 0600: ``master.key`` for the console
+    only (``tablectl console --arbiter-link-key-file``), and ``table-ID.key`` for table ``ID`` only
+    (its ``arbiter.link_key_file``), derived from the master: a table's key opens that table alone.
 
 Passwords are random (``secrets.token_urlsafe``). Running ``init_room`` again (more tables,
 another port) keeps the passwords of ``credentials.toml`` unless ``rotate`` is set; the
@@ -50,6 +54,8 @@ from tablectl.room.process import find_mosquitto, find_mosquitto_passwd
 __all__ = [
     "CONF_NAME",
     "CREDENTIALS_NAME",
+    "MAX_PACKET",
+    "MAX_QUEUED_BYTES",
     "MAX_QUEUED_MESSAGES",
     "RoomError",
     "RoomFiles",
@@ -66,11 +72,19 @@ PASSWD_NAME = "passwd"
 ACL_NAME = "acl"
 CREDENTIALS_NAME = "credentials.toml"
 DATA_NAME = "data"
+KEYS_NAME = "keys"
+MASTER_KEY_NAME = "master.key"
 
 MAX_QUEUED_MESSAGES = 20000
 """QoS 1 messages the broker keeps per client beyond those in flight (the console away for a
 while, 30 tables playing). Past it the broker drops; nothing is lost for good, since each table
 publishes again everything after the console's acknowledgement when the console comes back."""
+
+MAX_PACKET = (1 << 20) + 4096
+"""Bytes of the largest MQTT packet the broker takes: a message of 1 MiB (the console's limit,
+``tablectl.room.intake.LIMITS``, and the players' results) and its topic and headers."""
+MAX_QUEUED_BYTES = 256 << 20
+"""Bytes of QoS 1 messages the broker queues per client away (with ``MAX_QUEUED_MESSAGES``)."""
 
 _TOKEN_BYTES = 24
 
@@ -124,6 +138,18 @@ class RoomFiles:
     tables: tuple[str, ...]
     passwords: Mapping[str, str] = field(repr=False)
     """Broker user -> password: ``console`` and ``table-ID``."""
+    link_master: bytes = field(default=b"", repr=False)
+    """The arbiter links' master key (the console's only; ``keys/master.key``)."""
+
+    @property
+    def keys(self) -> Path:
+        return self.directory / KEYS_NAME
+
+    def key_file(self, who: str) -> Path:
+        """The arbiter link key file of ``who``: ``console`` (the master) or a table id (its own key)."""
+        if who == CONSOLE_USER:
+            return self.keys / MASTER_KEY_NAME
+        return self.keys / f"{self.user_of(who)}.key"
 
     @property
     def port(self) -> int:
@@ -160,6 +186,8 @@ def acl_text(club: str, tables: Sequence[str]) -> str:
         f"topic write {c.commands}",
         f"topic write {c.player_results}",
         f"topic write bridge/{club}/console/ack/#",
+        "# a retained result the console refuses (a board the session does not have) is cleared by it",
+        f"topic write bridge/{club}/table/+/result/#",
     ]
     for table in tables:
         t = c.table(table)
@@ -213,6 +241,10 @@ def conf_text(directory: Path, club: str, listen: str, port: int,
             f"listener {port} {listen}",
         ]
     lines += [
+        "# Each connection's client id is its user name, whatever the client asks (a setting of the",
+        "# listener above): a device holding one table's password can never take over, and so drop,",
+        "# the console's session or another table's.",
+        "use_username_as_clientid true",
         "set_tcp_nodelay true",
         "",
         "# Retained states and results, and the queues of the clients away, survive a restart:",
@@ -223,7 +255,13 @@ def conf_text(directory: Path, club: str, listen: str, port: int,
         "autosave_interval 60",
         "# a table taken out of the room: its session is forgotten after two weeks",
         "persistent_client_expiration 14d",
+        "# Bounds on what any one client can make the broker hold: a packet over max_packet_size",
+        "# disconnects its sender (a table's largest message is far smaller); the queue of a client",
+        "# away stops at max_queued_messages or max_queued_bytes (the tables send again what the",
+        "# console lacks); retained messages are bounded by the ACL (one per topic a table may write).",
+        f"max_packet_size {MAX_PACKET}",
         f"max_queued_messages {MAX_QUEUED_MESSAGES}",
+        f"max_queued_bytes {MAX_QUEUED_BYTES}",
         "max_inflight_messages 100",
         "",
         "# The log goes to stderr: the terminal, or the journal under systemd",
@@ -300,7 +338,8 @@ def _credentials_text(files: RoomFiles, tls_cert: Path | None) -> str:
         lines += [
             "",
             f"# table {table}: tablectl run ... --club URL --table-id {table}; or paste the lines of `config`",
-            "# at the end of that table's table.toml (hardware/config.md)",
+            "# at the end of that table's table.toml (hardware/config.md); copy keys/"
+            f"{table_user(table)}.key (its arbiter link key, this table's alone) to it as its arbiter.link_key_file",
             f"[tables.{table}]",
             f"user = {_toml_string(table_user(table))}",
             f"password = {_toml_string(address.password or '')}",
@@ -332,6 +371,24 @@ def _read_passwords(path: Path) -> dict[str, str]:
         if isinstance(entry, dict) and isinstance(entry.get("user"), str) and isinstance(entry.get("password"), str):
             out[entry["user"]] = entry["password"]
     return out
+
+
+def _write_keys(keys: Path, tables: Sequence[str], rotate: bool) -> bytes:
+    """The master key (kept from an earlier run unless ``rotate``) and each table's, written into ``keys``;
+    returns the master."""
+    from web_ui.arbiter_link import table_key
+
+    keys.mkdir(mode=0o700, exist_ok=True)
+    path = keys / MASTER_KEY_NAME
+    master = b""
+    if path.is_file() and not rotate:
+        master = path.read_text(encoding="utf-8").strip().encode()
+    if len(master) < 32:
+        master = secrets.token_hex(32).encode()
+    _write_private(path, master.decode() + "\n")
+    for table in tables:
+        _write_private(keys / f"{table_user(table)}.key", table_key(master, table).decode() + "\n")
+    return master
 
 
 def _public_host(listen: str) -> str:
@@ -381,8 +438,9 @@ def init_room(directory: Path | str, club: str, tables: Iterable[str], listen: s
     users = [CONSOLE_USER, *(table_user(t) for t in table_ids)]
     passwords = {user: earlier.get(user) or secrets.token_urlsafe(_TOKEN_BYTES) for user in users}
 
+    master = _write_keys(d / KEYS_NAME, table_ids, rotate)
     files = RoomFiles(d, d / CONF_NAME, d / PASSWD_NAME, d / ACL_NAME, credentials, data, room, listen,
-                      table_ids, passwords)
+                      table_ids, passwords, master)
     _write_passwd(files.passwd, passwords, find_mosquitto_passwd())
     _write_private(files.acl, acl_text(club, table_ids))
     _write_private(files.conf, conf_text(d, club, listen, room.port, cert, key))
@@ -404,8 +462,10 @@ def load_room(directory: Path | str) -> RoomFiles:
         listen = str(data["listen"])
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, KeyError, TypeError) as exc:
         raise RoomError(f"{path}: not the credentials of a room ({exc})") from None
+    master_path = d / KEYS_NAME / MASTER_KEY_NAME
+    master = master_path.read_text(encoding="utf-8").strip().encode() if master_path.is_file() else b""
     return RoomFiles(d, d / CONF_NAME, d / PASSWD_NAME, d / ACL_NAME, path, d / DATA_NAME, room, listen,
-                     tables, _read_passwords(path))
+                     tables, _read_passwords(path), master)
 
 
 def broker_command(conf: Path | str) -> list[str]:

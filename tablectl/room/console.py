@@ -13,6 +13,15 @@ again with less makes the tables send again). Rulings and manual entries go to a
 The pages (``web_ui.console``) read ``snapshot`` and ``view``, and are told of every change
 through ``subscribe``.
 
+What one table sends harms no other (docs/room-safety.md): each message is checked on its own
+(``tablectl.room.intake``) and one refused is kept with why (``snapshot()["refused"]``); a batch
+is kept in one transaction, rolled back on any error, and acknowledged only once kept; a table
+whose messages the console lacks (a gap, a backlog over ``_PENDING_BYTES`` dropped, a broker
+that holds no session of the console: a new instance id) is asked to send again everything after
+what the console holds, by a new id in its acknowledgement; two tables with one id and a second
+console are alarms (``conflicts``, ``other_console``); a damaged ``console.sqlite`` is salvaged
+(``tablectl.room.console_store``, ``snapshot()["store"]``).
+
 With the Director's session (``tablectl console --session FILE``, a TOML session file:
 ``controller.fieldscore.session``) each result is put to the pairs the movement seats at that
 table for that board, and the movement is checked (a board out of its round, Law 15); without
@@ -35,12 +44,11 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import queue
 import secrets
-import sqlite3
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -55,6 +63,8 @@ from controller.room.console import Call, Room, Stream
 from controller.room.players import PlayerSettings
 from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.commands import command
+from tablectl.room.console_store import ConsoleStore, Message, Refusal, restore
+from tablectl.room.intake import Claims, Refused, Taken, foreign_console, prev_of, read_message
 from tablectl.room.link import COMMAND_LIMIT, iso, room_client
 from tablectl.room.sessions import STALE_HOURS, archive, archive_path, archives, read_archive, session_key
 
@@ -62,94 +72,18 @@ __all__ = ["Console", "ConsoleStore"]
 
 log = logging.getLogger(__name__)
 
-_KINDS = ("state", "event", "alert", "result")
 _RESTORE_BYTES = COMMAND_LIMIT - 2048
 """Bytes of events in one ``restore`` command (the rest of it fits in what is left of the table's limit)."""
-_LIMIT = 1 << 20
-"""Bytes: a longer message from a table is dropped (a table never sends one)."""
+_PENDING_BYTES = 8 << 20
+"""Bytes of one table's messages waiting for the console thread: past it that table's next
+messages are dropped and, once its backlog is taken, it is asked to send them again (so that
+no table's flood holds the console's memory or delays the others)."""
+_BATCH = 500
+"""Messages taken in one transaction."""
 _TICK = 5.0
 """Seconds between two looks at the round clock when nothing arrives (the players' results follow it)."""
 
 Json = dict[str, Any]
-
-
-class ConsoleStore:
-    """The console's copy of every table's outbox, and the Director's marks, in SQLite."""
-
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        if not path.exists():  # what the tables sent carries every deal: the owner's only
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        self._conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.executescript("""
-            CREATE TABLE IF NOT EXISTS message (table_id TEXT NOT NULL, session TEXT NOT NULL, seq INTEGER NOT NULL,
-                kind TEXT NOT NULL, payload TEXT NOT NULL, received REAL NOT NULL,
-                PRIMARY KEY (table_id, session, seq));
-            CREATE TABLE IF NOT EXISTS state (table_id TEXT PRIMARY KEY, payload TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS mark (key TEXT PRIMARY KEY, state TEXT NOT NULL, at REAL NOT NULL);
-            CREATE TABLE IF NOT EXISTS setting (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        """)
-
-    def add(self, messages: list[tuple[str, str, int, str, str, float]], states: dict[str, str]) -> None:
-        """Keep new outbox messages (a held one is ignored) and each table's latest state, in one transaction."""
-        if not messages and not states:
-            return
-        self._conn.execute("BEGIN")
-        try:
-            self._conn.executemany("INSERT OR IGNORE INTO message VALUES (?, ?, ?, ?, ?, ?)", messages)
-            self._conn.executemany("INSERT OR REPLACE INTO state VALUES (?, ?)", list(states.items()))
-            self._conn.execute("COMMIT")
-        except sqlite3.Error:
-            self._conn.execute("ROLLBACK")
-            raise
-
-    def events(self, table: str, session: str, since: int, upto: int | None) -> list[Json]:
-        """``{"seq", "action", "source"}`` of every action ``table`` took in ``session`` from
-        ``since`` (to ``upto``) that it published on ``event`` (those it refused left out), in order."""
-        out: list[Json] = []
-        for seq, payload in self._conn.execute(
-                "SELECT seq, payload FROM message WHERE table_id = ? AND session = ? AND kind = 'event' "
-                "AND seq >= ? AND seq <= ? ORDER BY seq", (table, session, since, 1 << 62 if upto is None else upto)):
-            with contextlib.suppress(ValueError, TypeError):
-                msg = json.loads(payload)
-                if isinstance(msg, dict) and msg.get("rejected") is None and isinstance(msg.get("action"), dict):
-                    out.append({"seq": int(seq), "action": msg["action"], "source": msg.get("source")})
-        return out
-
-    def mark(self, key: str, state: str, at: float) -> None:
-        self._conn.execute("INSERT OR REPLACE INTO mark VALUES (?, ?, ?)", (key, state, at))
-
-    def set(self, key: str, value: object) -> None:
-        """Keep one of the Director's settings (JSON)."""
-        self._conn.execute("INSERT OR REPLACE INTO setting VALUES (?, ?)", (key, json.dumps(value)))
-
-    def settings(self) -> dict[str, Any]:
-        """The Director's settings kept (a value that cannot be read is left out)."""
-        out: dict[str, Any] = {}
-        for key, value in self._conn.execute("SELECT key, value FROM setting"):
-            with contextlib.suppress(ValueError):
-                out[str(key)] = json.loads(value)
-        return out
-
-    def load(self) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]], list[tuple[str, str, float]]]:
-        """Everything kept: (table, kind, payload) in order of arrival, the states, the marks."""
-        messages = [(str(t), str(k), str(p)) for t, k, p in self._conn.execute(
-            "SELECT table_id, kind, payload FROM message ORDER BY received, rowid")]
-        states = [(str(t), str(p)) for t, p in self._conn.execute("SELECT table_id, payload FROM state")]
-        marks = [(str(k), str(s), float(a)) for k, s, a in self._conn.execute("SELECT key, state, at FROM mark")]
-        return messages, states, marks
-
-    def latest(self) -> float | None:
-        """When the console received the newest message kept (None: none)."""
-        row = self._conn.execute("SELECT max(received) FROM message").fetchone()
-        return None if row is None or row[0] is None else float(row[0])
-
-    def close(self) -> None:
-        with contextlib.suppress(sqlite3.Error):
-            self._conn.close()
 
 
 class Console:
@@ -162,9 +96,35 @@ class Console:
         self.session = session
         self.room = Room(address.club, session=session)
         self.instance = secrets.token_hex(6)
+        self._instances = {self.instance}
+        """Every instance id this console has had (a new one after a broker that forgot its session)."""
+        self._tokens: dict[str, str] = {}
+        """table -> the instance id its acknowledgements carry (another one asks it to send again)."""
+        self._rewound: dict[str, int] = {}
+        """table -> the seq held when it was last asked to send again (once per gap)."""
+        self._boards = None if session is None else frozenset(
+            n for _, movement in session.sections for n in movement.board_numbers)
         self.store = ConsoleStore(Path(data_dir) / "console.sqlite")
         self._wall = wall
-        self._queue: queue.SimpleQueue[tuple[str, bytes, float] | None] = queue.SimpleQueue()
+        self._started = wall()
+        self._queue: queue.SimpleQueue[tuple[str, bytes, float, bool] | None] = queue.SimpleQueue()
+        self._pending: dict[str, int] = {}
+        self._overflowed: set[str] = set()
+        self._pending_lock = threading.Lock()
+        self.dropped = 0
+        """Messages dropped because their table's backlog was full (each sent again later)."""
+        self.refused = 0
+        """Messages refused since the start (kept in the store with why: ``refusals``)."""
+        self.store_error: str | None = None
+        """Why the console's file could not be written (None: it can): no table is acknowledged meanwhile."""
+        self._claims = Claims()
+        self.other_console: Json | None = None
+        """Another console acknowledging this room's tables (its instance id, since when)."""
+        self.unreadable = 0
+        """Messages of the console's file that could not be read at start (asked again of the tables)."""
+        self._refusals: dict[str | None, int] = {}
+        self._sent: deque[mqtt.MQTTMessageInfo] = deque(maxlen=1000)
+        """The latest acknowledgements and clearings published (``stop`` sees them sent)."""
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._subscribers: list[Callable[[Json], None]] = []
@@ -179,7 +139,8 @@ class Console:
         self._thread: threading.Thread | None = None
         self._published: dict[str, str] = {}
         """table -> the results last sent to its players."""
-        self._restore()
+        self._seed_archived_streams()
+        self.unreadable = restore(self.store, self.room, self.club, self._wall())
         self._restore_settings()
         latest = self.store.latest()
         kept = self.store.settings().get("session_key")
@@ -189,39 +150,30 @@ class Console:
             self._begin_new("the kept session is last session's")
         elif kept is None:
             self.store.set("session_key", session_key(session))
+        self._acks = {t: a for t in self._known() if (a := self.room.acknowledged(t)) is not None}
         self._client = room_client(address, f"bridge-{self.club}-console", clean_session=False)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
 
-    def _restore(self) -> None:
-        messages, states, marks = self.store.load()
-        now = self._wall()
+    def _seed_archived_streams(self) -> None:
+        """The streams of the session before a new one, as far as they were acknowledged: their
+        messages are not taken in again (``new_session``)."""
         seeded = self.store.settings().get("archived_streams")
         for item in seeded if isinstance(seeded, list) else []:
             with contextlib.suppress(ValueError, TypeError):
                 table, session, acked = item
                 self.room.streams[(str(table), str(session))] = Stream(int(acked))
-        for table, kind, payload in messages:
-            with contextlib.suppress(ValueError, TypeError, KeyError):
-                self.room.receive(kind, table, json.loads(payload), now)
-        for table, payload in states:
-            with contextlib.suppress(ValueError, TypeError, KeyError):
-                msg = json.loads(payload)
-                self.room.receive("state", table, msg, now)
-                self.room.tile(table).online = False  # until the table says so again
-        for key, state, at in marks:
-            with contextlib.suppress(KeyError, ValueError):
-                self.room.mark(key, state, at)
-        if messages:
-            log.info("console: %d messages of %d tables restored from %s", len(messages), len(self.room.tiles),
-                     self.store.path)
+
+    def _known(self) -> list[str]:
+        """Every table the console holds something of."""
+        return sorted({t for t, _ in self.room.streams} | set(self.room.tiles))
 
     def new_session(self) -> Json:
         """The Director starts a new session: the old one kept (``tablectl.room.sessions``), the
         console empty, every table sent empty results."""
         self._begin_new("the Director started a new session")
-        self._queue.put(("", b"", self._wall()))
+        self._queue.put(("", b"", self._wall(), False))
         self._notify()
         return self.settings()
 
@@ -281,19 +233,30 @@ class Console:
         self._client.loop_start()
 
     def stop(self) -> None:
-        self._client.disconnect()
-        self._client.loop_stop()
+        """Stop: what the console thread has in hand is taken, what it published is sent (within a few
+        seconds), then the link closes."""
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join(timeout=10)
             self._thread = None
+        deadline = time.monotonic() + 3.0
+        for info in list(self._sent):
+            with contextlib.suppress(Exception):
+                info.wait_for_publish(max(0.0, deadline - time.monotonic()))
+        self._client.disconnect()
+        self._client.loop_stop()
         self.store.close()
 
     @property
     def connected(self) -> bool:
         return self._connected
 
-    def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
+    @property
+    def conflicts(self) -> dict[str, Json]:
+        """table -> two tables configured with that table id (their sessions, since when, what to do)."""
+        return self._claims.conflicts
+
+    def _on_connect(self, client: mqtt.Client, userdata: object, flags: Any, reason: Any,
                     properties: object) -> None:
         if reason.is_failure:
             log.error("the room's broker %s refused the console: %s", self.address.url(), reason)
@@ -303,14 +266,27 @@ class Console:
         self._connected = True
         self._lost_since = None
         log.info("console linked to the room %s", self.address.url())
-        client.subscribe(f"bridge/{self.club}/table/+/#", qos=1)
+        client.subscribe([(f"bridge/{self.club}/table/+/#", 1), (f"bridge/{self.club}/console/ack/+", 1)])
         with self._lock:
+            if not getattr(flags, "session_present", False):
+                self._restart()
             acks = dict(self._acks)
             self._published.clear()  # sent again: a broker that lost its retained messages gets them back
         for table, (session, seq) in acks.items():
             self._publish_ack(table, session, seq)
-        self._queue.put(("", b"", self._wall()))  # the console thread sends the players' results
+        self._queue.put(("", b"", self._wall(), False))  # the console thread sends the players' results
         self._notify()
+
+    def _restart(self) -> None:
+        """The broker holds no session of this console (a new broker, one that lost its file, a session
+        taken over): whatever was published meanwhile is lost to it. A new instance id in every
+        acknowledgement makes every table send again all that follows what the console holds."""
+        self.instance = secrets.token_hex(6)
+        self._instances.add(self.instance)
+        self._tokens.clear()
+        self._rewound.clear()
+        self._acks = {t: a for t in self._known() if (a := self.room.acknowledged(t)) is not None}
+        log.warning("console: the broker holds no session of it; every table is asked for what it lacks")
 
     def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
                        properties: object) -> None:
@@ -326,7 +302,17 @@ class Console:
         self._notify()
 
     def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
-        self._queue.put((message.topic, bytes(message.payload), self._wall()))
+        payload = bytes(message.payload)
+        parts = message.topic.split("/", 4)
+        table = parts[3] if len(parts) > 3 else ""
+        with self._pending_lock:  # one table's flood waits in the queue up to a bound, no further
+            held = self._pending.get(table, 0)
+            if held + len(payload) > _PENDING_BYTES:
+                self.dropped += 1
+                self._overflowed.add(table)
+                return
+            self._pending[table] = held + len(payload)
+        self._queue.put((message.topic, payload, self._wall(), bool(message.retain)))
 
     def _run(self) -> None:
         while True:
@@ -341,7 +327,7 @@ class Console:
             if item is None:
                 return
             items = [item]
-            while len(items) < 500:
+            while len(items) < _BATCH:
                 try:
                     nxt = self._queue.get_nowait()
                 except queue.Empty:
@@ -354,32 +340,70 @@ class Console:
                 self._take(items)
             except Exception:
                 log.exception("console: %d messages could not be taken", len(items))
+            finally:
+                self._taken(items)
 
-    def _take(self, items: list[tuple[str, bytes, float]]) -> None:
-        kept: list[tuple[str, str, int, str, str, float]] = []
+    def _taken(self, items: list[tuple[str, bytes, float, bool]]) -> None:
+        """The queue's bound for each table, freed of ``items``."""
+        with self._pending_lock:
+            for topic, payload, _, _ in items:
+                parts = topic.split("/", 4)
+                table = parts[3] if len(parts) > 3 else ""
+                left = self._pending.get(table, 0) - len(payload)
+                if left > 0:
+                    self._pending[table] = left
+                else:
+                    self._pending.pop(table, None)
+
+    def _take(self, items: list[tuple[str, bytes, float, bool]]) -> None:
+        """Take a batch of messages: each checked and taken on its own (a refused one is kept with
+        why), then all kept in one transaction, then acknowledged (never past what is not kept)."""
+        kept: list[Message] = []
         states: dict[str, str] = {}
+        refused: list[Refusal] = []
         alarms: list[Json] = []
         damaged: list[tuple[str, str, int, int | None]] = []
         touched: set[str] = set()
+        clear: list[str] = []
         with self._lock:
-            for topic, payload, now in items:
-                parsed = self._parse(topic, payload)
-                if parsed is None:
+            for topic, payload, now, retained in items:
+                if topic.startswith(f"bridge/{self.club}/console/ack/"):
+                    self._other_console(payload, now)
                     continue
-                kind, table, msg = parsed
-                if kind == "state" and not payload:
+                found = read_message(self.club, topic, payload, self._boards)
+                if found is None or (isinstance(found, Taken) and not payload and found.kind == "result"):
                     continue
-                got = self.room.receive(kind, table, msg, now)
+                if isinstance(found, Taken) and found.kind == "state" and not payload:
+                    continue
+                if isinstance(found, Taken):
+                    found = self._conflict(found, retained, now)
+                if isinstance(found, Refused):
+                    refused.append(self._refuse(found, topic, payload, now))
+                    if found.table is not None:
+                        touched.add(found.table)
+                        if found.kind == "result":
+                            clear.append(topic)  # a result refused is no traveller: the broker forgets it
+                    continue
+                kind, table, msg = found.kind, found.table, found.msg
+                try:
+                    got = self.room.receive(kind, table, msg, now)
+                except Exception as exc:  # a message the room cannot take costs that message alone
+                    log.exception("console: a message of table %s could not be taken", table)
+                    refused.append(self._refuse(Refused(table, kind, f"the console could not take it "
+                                                        f"({type(exc).__name__})", found.session, found.seq,
+                                                        prev_of(msg)), topic, payload, now))
+                    touched.add(table)
+                    continue
                 self.received += 1
                 if not got.new:
                     self.duplicates += 1
                     continue
                 touched.add(table)
-                text = payload.decode("utf-8", "replace")
+                text = payload.decode("utf-8")
                 if kind == "state":
                     states[table] = text
                 else:
-                    kept.append((table, str(msg.get("session", "")), int(msg.get("seq", 0)), kind, text, now))
+                    kept.append((table, found.session, found.seq, kind, text, now))
                 if kind == "alert" and msg.get("alert") == "log_damaged" and isinstance(msg.get("since"), int):
                     damaged.append((table, str(msg.get("lost_session") or msg.get("session", "")), msg["since"],
                                     msg.get("acknowledged") if isinstance(msg.get("acknowledged"), int) else None))
@@ -390,42 +414,89 @@ class Console:
             self._changed.notify_all()
         for alarm in alarms:  # the Director first; what is kept and acknowledged next
             self._emit({"kind": "alarm", **alarm})
-        with self._lock:
-            self.store.add(kept, states)
-            acks = {}
-            for table in touched:
-                ack = self.room.acknowledged(table)
-                if ack is not None and self._acks.get(table) != ack:
-                    self._acks[table] = ack
-                    acks[table] = ack
+        acks = self._keep(kept, states, refused, touched)
         for table, (session, seq) in acks.items():
             self._publish_ack(table, session, seq)
+        for topic in clear:
+            self._sent.append(self._client.publish(topic, b"", qos=1, retain=True))
         for table, session, since, upto in damaged:
             self._send_restore(table, session, since, upto)
         self._publish_results()
-        if touched:
+        if touched or refused:
             self._notify()
 
-    def _parse(self, topic: str, payload: bytes) -> tuple[str, str, Json] | None:
-        parts = topic.split("/")
-        if len(parts) < 5 or parts[0] != "bridge" or parts[1] != self.club or parts[2] != "table":
-            return None
-        table, kind = parts[3], parts[4]
-        if kind not in _KINDS or len(payload) > _LIMIT:
-            return None
-        if not payload:
-            return (kind, table, {}) if kind == "state" else None
-        try:
-            msg = json.loads(payload)
-        except (ValueError, UnicodeDecodeError):
-            log.warning("console: unreadable message on %s dropped", topic)
-            return None
-        if not isinstance(msg, dict) or str(msg.get("table", table)) != table:
-            log.warning("console: message on %s names another table: dropped", topic)
-            return None
-        if kind != "state" and not isinstance(msg.get("seq"), int):
-            return None
-        return kind, table, msg
+    def _keep(self, kept: list[Message], states: dict[str, str], refused: list[Refusal],
+              touched: set[str]) -> dict[str, tuple[str, int]]:
+        """Keep a batch in the store, and the acknowledgements to publish: none when it could not be
+        kept (the tables send it all again after a restart), and for a table with a gap a new token
+        that asks it to send again what follows what the console holds."""
+        with self._lock:
+            try:
+                self.store.add(kept, states, refused)
+            except Exception as exc:
+                self.store_error = f"{type(exc).__name__}: {exc}"
+                log.exception("console: %d message(s) could not be kept in %s; no table is acknowledged until "
+                              "it can be", len(kept), self.store.path)
+                return {}
+            if self.store_error is not None:  # the file failed before: what it missed is not held
+                return {}
+            with self._pending_lock:
+                drained = {t for t in self._overflowed if self._pending.get(t, 0) < _PENDING_BYTES // 2}
+                self._overflowed -= drained
+            acks = {}
+            for table in touched | drained:
+                ack = self.room.acknowledged(table)
+                if ack is None:
+                    continue
+                stream = self.room.streams.get((table, ack[0]))
+                gap = (stream is not None and bool(stream.early)) or table in drained
+                if gap and self._rewound.get(table) != ack[1]:
+                    self._rewound[table] = ack[1]
+                    self._tokens[table] = f"{self.instance}.{secrets.token_hex(3)}"
+                    acks[table] = ack
+                elif self._acks.get(table) != ack:
+                    acks[table] = ack
+                self._acks[table] = ack
+            return acks
+
+    def _refuse(self, refused: Refused, topic: str, payload: bytes, now: float) -> Refusal:
+        """A message refused (``tablectl.room.intake``): logged, counted, held in its stream when its
+        seq can be (so that it costs that message alone), and kept with why."""
+        self.refused += 1
+        self._refusals[refused.table] = n = self._refusals.get(refused.table, 0) + 1
+        if n <= 10 or n % 1000 == 0:  # a flood of them is not a flood of the log
+            log.warning("console: a message on %s refused (%d from this table so far): %s", topic, n, refused.reason)
+        if refused.table is not None and refused.seq is not None and refused.prev is not None:
+            stream = self.room.streams.get((refused.table, refused.session))
+            if stream is None:
+                stream = self.room._new_stream(refused.table, refused.session)
+            stream.take(refused.seq, refused.prev)
+        return Refusal(refused.table, refused.kind, refused.session, refused.seq, refused.reason, payload, now)
+
+    # -- two of what must be one --------------------------------------------------------------------------
+
+    def _conflict(self, taken: Taken, retained: bool, now: float) -> Taken | Refused:
+        """Two tables configured with one table id (``Claims``): an alarm once, their later one's results refused."""
+        checked, found = self._claims.check(taken, retained, now)
+        if found is not None:
+            log.error("console: %s", found["what"])
+            self._emit_later({"kind": "alarm", "table": taken.table, "text": found["what"], "at": None,
+                              "received": now})
+        return checked
+
+    def _other_console(self, payload: bytes, now: float) -> None:
+        """An acknowledgement of another console (``foreign_console``): an alarm once."""
+        other = foreign_console(payload, self._instances, self._started)
+        if other is None or self.other_console is not None:
+            return
+        what = (f"Another console acknowledges this room's tables (instance {other}): two consoles of one "
+                "room take the tables' messages from each other. Stop the other one.")
+        self.other_console = {"instance": other, "since": now, "what": what}
+        log.error("console: %s", what)
+        self._emit_later({"kind": "alarm", "table": None, "text": what, "at": None, "received": now})
+
+    def _emit_later(self, message: Json) -> None:
+        threading.Thread(target=self._emit, args=(message,), name="console alarm", daemon=True).start()
 
     def _publish_results(self) -> None:
         """Send each table what its players may see now, where it changed (retained)."""
@@ -474,16 +545,27 @@ class Console:
         self._client.publish(f"bridge/{self.club}/table/{table}/command", json.dumps(message), qos=1)
 
     def _publish_ack(self, table: str, session: str, seq: int) -> None:
+        now = self._wall()
         body = {"v": 1, "club": self.club, "table": table, "session": session, "seq": seq,
-                "console": self.instance, "time": iso(self._wall())}
-        self._client.publish(f"bridge/{self.club}/console/ack/{table}", json.dumps(body), qos=1, retain=True)
+                "console": self._tokens.get(table, self.instance), "time": iso(now), "at": round(now, 3)}
+        self._sent.append(self._client.publish(f"bridge/{self.club}/console/ack/{table}", json.dumps(body), qos=1,
+                                               retain=True))
 
     # -- what the pages use ---------------------------------------------------------------------------
 
     def snapshot(self) -> Json:
+        """The room for the page, with what the console itself must tell the Director: messages it
+        refused (``refused``), its file found damaged at start or failing (``store``), two tables with
+        one id (``conflicts``), another console (``other_console``)."""
         with self._lock:
             out = self.room.snapshot(self._wall())
             out["version"] = self.version
+            count, recent = self.store.refused(10)
+            out["refused"] = {"count": count, "recent": recent, "dropped": self.dropped}
+            out["store"] = {"damaged": None if self.store.damaged is None else self.store.damaged.as_json(),
+                            "unreadable": self.unreadable, "error": self.store_error}
+            out["conflicts"] = list(self.conflicts.values())
+            out["other_console"] = self.other_console
         out["connected"] = self._connected
         out["broker"] = self.broker()
         return out
@@ -573,7 +655,7 @@ class Console:
     def _changed_settings(self) -> Json:
         with self._lock:
             self.version += 1
-        self._queue.put(("", b"", self._wall()))  # the console thread sends the players' results
+        self._queue.put(("", b"", self._wall(), False))  # the console thread sends the players' results
         self._notify()
         return self.settings()
 
@@ -593,7 +675,7 @@ class Console:
             call = self.room.mark(key, state, self._wall())
             self.store.mark(key, state, self._wall())
             self.version += 1
-        self._queue.put(("", b"", self._wall()))  # the console thread sends the answer to the table
+        self._queue.put(("", b"", self._wall(), False))  # the console thread sends the answer to the table
         self._notify()
         return call
 
@@ -642,3 +724,4 @@ class Console:
                 callback(message)
             except Exception:
                 log.exception("a console subscriber failed")
+

@@ -183,6 +183,7 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
     from tablectl.room.process import BrokerError, MosquittoMissing, MosquittoProcess, free_port, runnable_config
     from tablectl.serve import ServerOptions, setup_logging, show_pin
     from web_ui.arbiter_link import ENV as LINK_ENV
+    from web_ui.arbiter_link import table_key
 
     started = time.monotonic()
     setup_logging(args.verbose)
@@ -217,7 +218,7 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
     dealing = args.deal or not corpus_file().is_file()
     if dealing and not args.deal:
         print(no_corpus(corpus_file(), "the tables deal their"), flush=True)
-    link_key = secrets.token_hex(32)  # the console opens each table's arbiter page with it
+        link_key = room.link_master  # the console's only: each table gets its own key, derived from it
     children: list[subprocess.Popen[bytes]] = []
     session, orders = _demo_session(root, n, args.boards_per_round)
     console = Console(room.address_of("console"), root / "console", session=session)
@@ -236,8 +237,8 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
                 cmd += ["--deal", "--deal-seed", str(args.seed)]
             if i == 1 and args.first_irregularity != "none":
                 cmd += ["--first-irregularity", args.first_irregularity]
-            env = {**os.environ, "BRIDGE_CLUB_URL": room.url(table), "BRIDGE_TABLE_ID": table,
-                   "BRIDGE_ARBITER_PIN": pin, LINK_ENV: link_key}  # the environment: never on a command line
+            env = {**os.environ, "BRIDGE_CLUB_URL": room.url(table), "BRIDGE_TABLE_ID": table,  # not on a command line
+                   "BRIDGE_ARBITER_PIN": pin, LINK_ENV: table_key(link_key, table).decode()}
             out = (data / "demo.out").open("wb")
             children.append(subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
                                              start_new_session=True))
@@ -258,7 +259,7 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
         watcher = threading.Thread(target=_watch, args=(children, root), daemon=True)
         watcher.start()
         return _serve_console(console, hash_pin(pin), ServerOptions("127.0.0.1", ports[0], graceful=3.0), DEMO_CLUB,
-                              link_key.encode(), {t: f"http://127.0.0.1:{ports[i]}" for i, t in enumerate(tables, 1)})
+                              link_key, {t: f"http://127.0.0.1:{ports[i]}" for i, t in enumerate(tables, 1)})
     finally:
         for child in children:
             with contextlib.suppress(ProcessLookupError):
@@ -331,7 +332,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room:
     add_pin_options(c, "the Director's PIN", "else $BRIDGE_ARBITER_PIN")
     add_server_options(c)
     c.add_argument("--arbiter-link-key-file", type=Path, metavar="FILE",
-                   help="the key shared with the tables (their arbiter.link_key_file; else $BRIDGE_ARBITER_LINK_KEY): "
+                   help="the room's master key (keys/master.key of tablectl room init; else "
+                        "$BRIDGE_ARBITER_LINK_KEY; each table holds only its own key, derived from it): "
                         "the Director opens a table's arbiter page from the console, without its PIN")
     c.add_argument("--table-url", action="append", metavar="ID=URL",
                    help="where table ID serves its pages, for those links (repeat per table), "

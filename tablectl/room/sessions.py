@@ -80,7 +80,7 @@ def archive_path(data_dir: Path, name: str) -> Path | None:
 def read_archive(path: Path, club: str, session: Session | None) -> Json:
     """A kept session's ranking and travellers, as its console had them (``session``: the
     Director's session file, when it is the same)."""
-    from tablectl.room.console import ConsoleStore
+    from tablectl.room.console_store import ConsoleStore
 
     store = ConsoleStore(path)
     try:
@@ -91,7 +91,7 @@ def read_archive(path: Path, club: str, session: Session | None) -> Json:
     if kept.get("session_key") != session_key(session):
         session = None
     room = Room(club, session=session)
-    for table, kind, payload in messages:
+    for table, _session, _seq, kind, payload in messages:
         with contextlib.suppress(ValueError, TypeError, KeyError):
             room.receive(kind, table, json.loads(payload), 0.0)
     return {"name": path.stem, "report": room.results.report(), "travellers": room.results.travellers()}

@@ -72,6 +72,8 @@ def test_acl_lets_a_table_write_only_its_topics_and_read_only_its_command_ack_an
         "topic write bridge/c/table/+/command",
         "topic write bridge/c/table/+/results",
         "topic write bridge/c/console/ack/#",
+        "# a retained result the console refuses (a board the session does not have) is cleared by it",
+        "topic write bridge/c/table/+/result/#",
     ]
     assert blocks[2].strip().splitlines() == [
         "user table-2",
@@ -184,3 +186,23 @@ def test_room_broker_without_mosquitto_says_how_to_install_it(
 def test_room_broker_on_a_directory_without_a_room_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["room", "broker", "--dir", str(tmp_path)]) == 2
     assert "tablectl room init" in capsys.readouterr().err
+
+
+def test_room_init_gives_the_console_the_master_key_and_each_table_only_its_own(tmp_path: Path) -> None:
+    from web_ui.arbiter_link import LinkChecker, signed_link, table_key
+
+    room = init_room(tmp_path, "riverside", ["1", "2"], "127.0.0.1", 1883)
+    master = room.key_file("console").read_text().strip().encode()
+    one = room.key_file("1").read_text().strip().encode()
+    assert master == room.link_master and len(master) == 64 and one == table_key(master, "1")
+    for who in ("console", "1", "2"):
+        assert room.key_file(who).stat().st_mode & 0o777 == 0o600
+    assert master not in room.key_file("1").read_bytes() and one != room.key_file("2").read_text().strip().encode()
+    assert init_room(tmp_path, "riverside", ["1", "2"], "127.0.0.1", 1883).link_master == master  # kept
+    link = signed_link(master, "2", "http://t", 1000.0)
+    query = dict(part.split("=", 1) for part in link.split("?", 1)[1].split("&"))
+    table2 = LinkChecker(table_key(master, "2"), "2", lambda: 1000.0)
+    assert table2.refusal("2", query["exp"], query["nonce"], query["sig"]) is None
+    forged = signed_link(one, "2", "http://t", 1000.0)  # table 1's key, read off its Pi, as a master
+    query = dict(part.split("=", 1) for part in forged.split("?", 1)[1].split("&"))
+    assert table2.refusal("2", query["exp"], query["nonce"], query["sig"]) is not None
