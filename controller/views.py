@@ -16,9 +16,11 @@ only when the play has shown it to everybody:
 - cards faced on a spread zone (a claim, Law 68; cards dropped face up), cards exposed
   during the auction (Law 24) and penalty cards (Law 50).
 
-The public part of an irregularity is its ``id``, ``kind``, ``law``, ``offender``, ``status``
-and the option and suit or tricks of its ruling: never its ``detail`` or ``situation`` (they
-may describe a concealed hand), never a tempo irregularity (Laws 16, 73: the arbiter's
+The public part of an irregularity is its ``id``, ``kind``, ``law``, ``offender``, ``status``,
+the option and suit or tricks of its ruling, and ``text``: the line the players read
+(``controller.tablewords``: the situation's title with the seats, the call or a card that lies
+face up, and the catalogue's sentence of the ruling or who is to choose); never its ``detail``
+(it may describe a concealed hand), never a tempo irregularity (Laws 16, 73: the arbiter's
 business), and only once the table knows of it: the club told the table (``notify`` is
 ``table``), the table waits for it (its call or card is held aside, or a claim), or it is
 settled. An irregularity nobody has noticed (a revoke before it is established) stays with
@@ -42,11 +44,21 @@ from controller.cards import SUITS, Card, Suit
 from controller.codes import Sheet
 from controller.irregularities import Irregularity
 from controller.play import Play, Trick
-from controller.rulings import Held
 from controller.seats import SEATS, Seat, Side
 from controller.sensing.events import DeviceHealth
 from controller.sensing.translate import Notice
 from controller.table import BoardOutcome, BoardState, Phase, TableState, think_times
+from controller.tablewords import (
+    board_of,
+    facts,
+    held_call_line,
+    held_card_public,
+    held_of,
+    irregularity_line,
+    restriction_line,
+    ruling_sentence,
+    situation_of,
+)
 from controller.tempo import ActKind
 
 __all__ = [
@@ -71,9 +83,6 @@ OPTION_ARGS: dict[str, tuple[Json, ...]] = {
 """Every argument an option code takes in some situation (``controller.catalogue``; ``option_args``
 gives those of one irregularity)."""
 
-_SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West", "NS": "North-South", "EW": "East-West",
-               "arbiter": "the arbiter", "none": "nobody"}
-
 _TEMPO = "tempo"
 
 
@@ -94,15 +103,6 @@ def _face_down_lead(state: TableState, board: BoardState) -> bool:
     """True while the only card of the play is an opening lead still face down."""
     play = board.play
     return play is not None and bool(play.current.cards or play.tricks) and not _lead_faced(state, board)
-
-
-def _held_card_public(state: TableState, board: BoardState, held: Held) -> bool:
-    """A card held aside lies face up on the table, unless it is a face-down opening lead."""
-    play = board.play
-    if held.card is None:
-        return False
-    return not (state.policy.face_down_opening_lead and play is not None
-                and not play.tricks and not play.current.cards)
 
 
 def _dummy_cards(state: TableState, board: BoardState) -> tuple[Card, ...] | None:
@@ -130,7 +130,7 @@ def public_cards(state: TableState) -> frozenset[Card]:
     if play is not None:
         played = play.played_cards()
         out.update(played[1:] if _face_down_lead(state, board) else played)
-    out.update(h.card for h in board.held if h.card is not None and _held_card_public(state, board, h))
+    out.update(h.card for h in board.held if h.card is not None and held_card_public(state, board, h))
     out.update(_dummy_cards(state, board) or ())
     for _, cards in board.faced:
         out.update(cards)
@@ -165,12 +165,14 @@ def _kind_title(kind: str) -> str:
     return found.title if found is not None else kind.replace("_", " ")
 
 
-def public_irregularity(irr: Irregularity) -> Json:
+def public_irregularity(state: TableState, irr: Irregularity) -> Json:
     """The public part of an irregularity: id, kind and its plain title, law, offender, status,
-    ruling option."""
+    ruling option, and ``text``: the line the players read (seat, call or card, and what follows,
+    in the catalogue's words: ``controller.tablewords``)."""
     return {"id": irr.id, "kind": irr.kind, "title": _kind_title(irr.kind), "law": irr.law,
             "offender": None if irr.offender is None else str(irr.offender),
-            "status": irr.status, "board": irr.board, "ruling": _public_ruling(irr)}
+            "status": irr.status, "board": irr.board, "ruling": _public_ruling(irr),
+            "text": irregularity_line(state, irr)}
 
 
 # --- building blocks -----------------------------------------------------------------------
@@ -247,9 +249,10 @@ def _sheet(state: TableState) -> Json:
 def _public_board(state: TableState, board: BoardState, history: bool) -> Json:
     play = board.play
     hide = _face_down_lead(state, board)
-    held_calls = [{"seat": str(h.seat), "call": str(h.call)} for h in board.held if h.call is not None]
+    held_calls = [{"seat": str(h.seat), "call": str(h.call), "text": held_call_line(state, h)}
+                  for h in board.held if h.call is not None]
     held_cards = [{"seat": str(h.seat), "card": str(h.card)} for h in board.held
-                  if h.card is not None and _held_card_public(state, board, h)]
+                  if h.card is not None and held_card_public(state, board, h)]
     out: Json = {
         "index": board.index, "number": board.number, "dealer": str(board.dealer),
         "vul": str(board.vulnerability), "phase": board.phase.value,
@@ -270,7 +273,7 @@ def _public_board(state: TableState, board: BoardState, history: bool) -> Json:
         "penalty_cards": [{"seat": str(pc.seat), "card": str(pc.card), "major": pc.major}
                           for pc in board.penalty_cards],
         "restrictions": [{"kind": o.kind, "seat": str(o.seat), "suits": [str(x) for x in o.suits],
-                          "mode": o.mode} for o in board.obligations],
+                          "mode": o.mode, "text": restriction_line(state, board, o)} for o in board.obligations],
         "claim": None,
         "result": None,
     }
@@ -336,7 +339,7 @@ def _arbiter_called(state: TableState, board: BoardState | None) -> str | None:
 
 def _public(state: TableState, seq: int, now: float, table_name: str, kind: str, history: bool) -> Json:
     board = state.board
-    irrs = [public_irregularity(i) for i in _board_irregularities(state, board)
+    irrs = [public_irregularity(state, i) for i in _board_irregularities(state, board)
             if _known_to_table(state, board, i)]
     return {
         "kind": kind, "seq": seq, "now": now, "table_name": table_name, "code": state.code.name,
@@ -367,18 +370,11 @@ def _hands(hands: Sequence[Iterable[Card] | None]) -> Json:
                                                                                                  strict=True)}
 
 
-def _entry(irr: Irregularity) -> catalogue.Situation | None:
-    try:
-        return catalogue.situation_named(irr.situation)
-    except catalogue.UnknownSituationError:
-        return None
-
-
 def option_args(state: TableState, irr: Irregularity) -> dict[str, list[Json]]:
     """For each option of ``irr``, the arguments a ruling on it takes here (``controller.catalogue``),
     with their labels and the choices where the law narrows them."""
-    board = _board_of(state, irr)
-    entry = _entry(irr)
+    board = board_of(state, irr)
+    entry = situation_of(irr)
     out: dict[str, list[Json]] = {}
     for code in irr.options:
         option = entry.option(code) if entry is not None else None
@@ -401,82 +397,18 @@ def option_args(state: TableState, irr: Irregularity) -> dict[str, list[Json]]:
 def option_sentences(state: TableState, irr: Irregularity) -> dict[str, str]:
     """For each option of ``irr``, its plain sentence with this irregularity's seats and cards:
     who chooses, what happens next, the law (``controller.catalogue.render``)."""
-    entry = _entry(irr)
+    entry = situation_of(irr)
     if entry is None:
         return {code: code.replace("_", " ") for code in irr.options}
-    facts = _facts(state, irr)
+    named = facts(state, irr)
     args = option_args(state, irr)
     out = {}
     for code in irr.options:
         option = entry.option(code)
         if option is not None:
             choices = {a["name"]: a.get("choices", []) for a in args.get(code, [])}
-            out[code] = catalogue.render(option, facts, irr.law, code=state.code.name, choices=choices)
+            out[code] = catalogue.render(option, named, irr.law, code=state.code.name, choices=choices)
     return out
-
-
-def ruling_sentence(state: TableState, irr: Irregularity) -> str | None:
-    """The ruling made on ``irr`` as a plain sentence with its arguments (None: no ruling, or an
-    option the catalogue does not give this situation, e.g. a call out of rotation waived)."""
-    entry = _entry(irr)
-    ruling = dict(irr.ruling or ())
-    option = entry.option(str(ruling.get("option"))) if entry is not None and ruling else None
-    if option is None:
-        return None
-    args = {k: v for k, v in ruling.items() if option.arg(k) is not None}
-    return catalogue.render(option, _facts(state, irr), irr.law, args=args, code=state.code.name)
-
-
-def _board_of(state: TableState, irr: Irregularity) -> BoardState | None:
-    """The board ``irr`` was raised on, in progress or finished (None: no longer kept)."""
-    board = state.board
-    if board is not None and irr.id in board.irregularity_ids:
-        return board
-    for outcome in reversed(state.boards):
-        if irr.id in outcome.board.irregularity_ids:
-            return outcome.board
-    return board
-
-
-def _held_of(state: TableState, irr: Irregularity) -> Held | None:
-    """The call or card ``irr`` holds aside, or held before its ruling (the state kept for Law 82)."""
-    board = _board_of(state, irr)
-    for candidate in (board, *(b.board for i, b in reversed(state.before_ruling) if i == irr.id)):
-        if candidate is not None:
-            held = next((h for h in candidate.held if h.source == irr.id), None)
-            if held is not None:
-                return held
-    return None
-
-
-def _facts(state: TableState, irr: Irregularity) -> dict[str, str]:
-    """The seats, card and call a sentence names for ``irr`` (``controller.catalogue.PLACEHOLDERS``)."""
-    facts: dict[str, str] = {}
-    offender = irr.offender
-    if offender is not None:
-        for key, seat in (("offender", offender), ("partner", offender.partner), ("lho", offender.lho),
-                          ("rho", offender.rho)):
-            facts[key] = _SEAT_WORDS[str(seat)]
-    board = _board_of(state, irr)
-    contract = board.contract if board is not None else None
-    if contract is not None:
-        facts["declarer"] = _SEAT_WORDS[str(contract.declarer)]
-        facts["dummy"] = _SEAT_WORDS[str(contract.declarer.partner)]
-        facts["defenders"] = _SEAT_WORDS[str(contract.declarer.lho.side)]
-    facts["chooser"] = _SEAT_WORDS.get(irr.chooser, irr.chooser)
-    held = _held_of(state, irr)
-    cards: list[Card] = []
-    if held is not None and held.card is not None:
-        cards = [held.card]
-    elif board is not None:
-        cards = [c for _, c, _, src in board.exposed if src == irr.id] or [
-            pc.card for pc in board.penalty_cards if pc.source == irr.id or (
-                irr.situation == "major_pc_partner_on_lead" and pc.seat is offender and pc.major)]
-    if cards:
-        facts["card"] = " ".join(catalogue.card_words(c) for c in cards)
-    if held is not None and held.call is not None:
-        facts["call"] = catalogue.call_words(held.call)
-    return facts
 
 
 def _suit_choices(state: TableState, board: BoardState | None, irr: Irregularity, key: str) -> tuple[Suit, ...]:
@@ -493,7 +425,7 @@ def _suit_choices(state: TableState, board: BoardState | None, irr: Irregularity
                 return tuple(s for s in SUITS if s in o.suits)
         return SUITS
     if key == "card_suit":
-        held = _held_of(state, irr)
+        held = held_of(state, irr)
         return (held.card.suit,) if held is not None and held.card is not None else SUITS
     if key == "not_led" and board.play is not None:
         led = board.play.current.suit_led
@@ -508,7 +440,7 @@ def _card_choices(state: TableState, board: BoardState | None, irr: Irregularity
         if board is None or board.play is None or irr.offender is None:
             return ()
         return r.penalty_cards_to_designate(board.play, irr.offender, board.obligations, board.penalty_cards)
-    held = _held_of(state, irr)
+    held = held_of(state, irr)
     if key != "two_cards" or board is None or held is None or held.card is None or board.play is None:
         return ()
     play = board.play
@@ -520,11 +452,12 @@ def _card_choices(state: TableState, board: BoardState | None, irr: Irregularity
 
 def _arbiter_irregularity(state: TableState, irr: Irregularity) -> Json:
     out = irr.as_dict()
-    entry = _entry(irr)
+    entry = situation_of(irr)
     out["title"] = entry.title if entry is not None else irr.situation.replace("_", " ")
     out["option_args"] = option_args(state, irr)
     out["option_sentences"] = option_sentences(state, irr)
     out["ruling_sentence"] = ruling_sentence(state, irr)
+    out["line"] = irregularity_line(state, irr, public=False)
     out["public"] = _known_to_table(state, state.board, irr)
     return out
 
@@ -582,11 +515,12 @@ def _arbiter_board(state: TableState, board: BoardState) -> Json:
         out["lead_faced"] = _lead_faced(state, board)
     out["held_cards"] = [{"seat": str(h.seat), "card": str(h.card), "id": h.source, "t": h.t}
                          for h in board.held if h.card is not None]
-    out["held_calls"] = [{"seat": str(h.seat), "call": str(h.call), "id": h.source, "t": h.t}
-                         for h in board.held if h.call is not None]
+    out["held_calls"] = [{"seat": str(h.seat), "call": str(h.call), "id": h.source, "t": h.t,
+                          "text": held_call_line(state, h)} for h in board.held if h.call is not None]
     out["restrictions"] = [{"kind": o.kind, "seat": str(o.seat), "source": o.source,
                             "call": None if o.call is None else str(o.call), "suits": [str(x) for x in o.suits],
-                            "mode": o.mode, "trick": o.trick} for o in board.obligations]
+                            "mode": o.mode, "trick": o.trick, "text": restriction_line(state, board, o)}
+                           for o in board.obligations]
     out["revokes"] = [{"id": rv.source, "seat": str(rv.seat), "trick": rv.trick, "suit": str(rv.suit),
                        "established": rv.established, "exempt": rv.exempt} for rv in board.revokes]
     out["exposed"] = [{"seat": str(s), "card": str(c), "major": m, "id": src} for s, c, m, src in board.exposed]

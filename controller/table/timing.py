@@ -83,6 +83,16 @@ def _pause_timers(state: TableState, irr: Irregularity, t: float) -> TableState:
     return evolve(state, board=evolve(board, last_t=last + (t - start), pauses=(*board.pauses, (start, t))))
 
 
+def _timer_after(board: BoardState, t: float) -> float:
+    """Where the think timer stands after a card at ``t``: at ``t``, never back before where it stood.
+
+    A ruling or a player's choice may put in a card held aside at the time it was put down (a
+    card played instead of a penalty card, accepted by declarer; an accepted lead out of turn):
+    the timer does not go back to that time, so the next player's think starts when play
+    resumes, not while the table waited (LAWS.md §4.2; D 16, 73; R 16A)."""
+    return t if board.last_t is None else max(t, board.last_t)
+
+
 def _thinks(board: BoardState, seat: Seat, kind: ActKind) -> list[float]:
     """``seat``'s think times over calls or cards on ``board``, in order."""
     return [x for s, x in think_times(board, kind) if s is seat]
@@ -132,8 +142,10 @@ def _start_wait(state: TableState, t: float, director_called: bool) -> TableStat
     if board is None or board.phase is Phase.DONE or board.waiting_since is not None:
         return state
     claim = board.claim
+    # a claim or concession suspends the play (D 68D; 2017 68D) until it is agreed, withdrawn, ruled or
+    # played on; under a code where a disputed claim is played out (R 69, 70) the play goes on
     waits = (director_called or bool(board.held)
-             or (claim is not None and claim.disputed is not None and not state.code.rules.disputed_claim_plays_on)
+             or (claim is not None and (claim.disputed is None or not state.code.rules.disputed_claim_plays_on))
              or any(i is not None and i.status == "awaiting_ruling" and i.situation in _WAITED_FOR
                     for i in map(state.irregularity, board.irregularity_ids)))
     return evolve(state, board=evolve(board, waiting_since=t)) if waits else state

@@ -23,7 +23,7 @@ from controller.table._common import _SUIT_NAMES, _raise
 from controller.table.closing import _cite_revokes, _close
 from controller.table.penalties import _designation_due, _lead_options_due
 from controller.table.state import BoardState, Event, Phase, Step, TableState
-from controller.table.timing import _since_last_act, _timed
+from controller.table.timing import _since_last_act, _timed, _timer_after
 from controller.tempo import ActKind
 from controller.values import evolve
 
@@ -129,7 +129,7 @@ def _play(state: TableState, board: BoardState, seat: Seat, card: Card, t: float
     board = evolve(board, play=play, played=board.played | bit, shown_out=shown_out,
                    play_times=(*board.play_times, t), penalty_cards=pcs, last_card=(seat, t),
                    obligations=_after_card(board.obligations, seat, trick_no, led is None)
-                   if board.obligations else (), claim=claim, last_t=t)
+                   if board.obligations else (), claim=claim, last_t=_timer_after(board, t))
     events.append(Event("card", str(card) + (f" ({how})" if how else ""), seat, t))
     if not play.current.cards and play.tricks:
         winner = play.tricks[-1].winner

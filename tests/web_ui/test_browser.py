@@ -121,8 +121,8 @@ def test_the_arbiter_rules_on_a_lead_out_of_turn_and_the_table_page_shows_it(ser
             expect(arbiter.locator("#pending .irr-card[data-irr='1'] form.option")).to_have_count(0)
 
             expect(page.locator("#banner")).to_be_hidden()
-            expect(page.locator("#irregularities")).to_contain_text("ruling: forbid suit \u2660")
-            expect(page.locator("#restrictions")).to_contain_text("East may not lead \u2660")
+            expect(page.locator("#irregularities")).to_contain_text(FORBID_SPADES)
+            expect(page.locator("#restrictions")).to_contain_text("East may not lead a spade (\u2660)")
             table.submit(action_of({"seat": "E", "play": "HJ"}))  # E leads, dummy goes down
             expect(page.locator("#dummy")).to_contain_text("South (dummy)")
             expect(page.locator(".spot-E [data-card='HJ']")).to_be_visible()

@@ -92,7 +92,11 @@ def test_a_demo_board_with_an_irregularity_is_ruled_from_the_arbiter_page(demo: 
             else:
                 pytest.fail("the table refused every option the arbiter page offered")
             assert option is not None
-            expect(table.locator("#irregularities")).to_contain_text("ruling: " + option.replace("_", " "))
+            # the players read the same sentence of the ruling as the arbiter (the catalogue's, with seats and cards)
+            ruled = arbiter.locator("#pending .ruling").filter(has_text="Ruled: ").first
+            expect(ruled).to_be_visible()
+            sentence = ruled.inner_text().removeprefix("Ruled: ")
+            expect(table.locator("#irregularities")).to_contain_text(sentence)
 
             # The players go on and finish the board; its result reaches the table page.
             expect(table.locator("#score .result")).to_contain_text(re.compile(r"Board \d+: .*NS -?\d+"),

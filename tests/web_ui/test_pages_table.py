@@ -84,7 +84,8 @@ def test_a_defenders_penalty_card_is_shown_beside_his_seat_not_in_dummys_panel_l
     expect(page.locator("#dummy-panel")).not_to_contain_text("penalty")
     expect(page.locator("#dummy-panel [data-card='H3']")).to_have_count(0)
     irregularities = page.locator("#irregularities-panel")
-    expect(irregularities).to_contain_text("Penalty card (Law 49, 50) by West")
+    expect(irregularities).to_contain_text(
+        "Card exposed by a defender (West: \u26653) \u2014 Recorded: \u26653 is a penalty card")
     expect(page.locator("#results-panel")).not_to_contain_text("Penalty card")
     served.assert_nothing_concealed()
 
@@ -99,9 +100,10 @@ def test_the_lead_restriction_in_force_is_shown_to_the_players_laws_50_51(served
     expect(page.locator("#restrictions")).to_have_count(1)
     expect(page.locator("#restrictions li")).to_have_count(0)
     served.play(FORBID_HEARTS)
-    expect(page.locator("#restrictions li.lead")).to_have_text("East may not lead \u2665")
+    expect(page.locator("#restrictions li.lead")).to_have_text(
+        "East may not lead a heart (\u2665) for as long as he keeps the lead (Laws 50, 51)")
     expect(page.locator("#trick .spot-W .seat-card")).to_have_count(0)
-    expect(page.locator("#irregularities-panel")).to_contain_text("ruling: forbid suit \u2665")
+    expect(page.locator("#irregularities-panel")).to_contain_text("North forbids East to lead \u2665")
     served.assert_nothing_concealed()
 
 

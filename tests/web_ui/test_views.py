@@ -186,7 +186,8 @@ def test_a_lead_out_of_turn_is_public_with_its_law_and_offender_but_never_its_de
     assert view["waiting_for_arbiter"] is True
     assert view["irregularities"] == [{"id": 1, "kind": "opening_lead_out_of_turn", "title": "Opening lead out of turn",
                                        "law": "54", "offender": "W", "status": "awaiting_ruling", "board": 1,
-                                       "ruling": None}]
+                                       "ruling": None, "text": "Opening lead out of turn (West: \u26602) \u2014 "
+                                       "Waiting for North (declarer) to choose (Law 54)."}]
     assert view["board"]["held_cards"] == [{"seat": "W", "card": "S2"}]
     arb = arbiter_view(state)["irregularities"][0]
     assert arb["detail"] and arb["chooser"] == "N"

@@ -88,13 +88,11 @@ function auctionNode(board) {
     col++;
     if (col % 4 === 0) { table.append(row); row = el("tr"); }
   }
-  for (const held of board.held_calls || []) {
-    row.append(el("td", { class: "held", title: "held aside for the arbiter" }, callNode(held.call), "?"));
-    col++;
-    if (col % 4 === 0) { table.append(row); row = el("tr"); }
-  }
   if (row.childNodes.length) table.append(row);
-  return table;
+  // a call held aside for a ruling is not in the auction: it is named in words below it, with its seat
+  // (the view model's sentence), never drawn in the column of the player whose turn it is
+  const held = (board.held_calls || []).map((h) => el("p", { class: "held held-call", "data-seat": h.seat }, h.text));
+  return el("div", { class: "auction-wrap" }, table, held);
 }
 
 // a trick as a compass: N at the top, S at the bottom; notes: {seat: [nodes]} shown beside each seat
@@ -114,26 +112,13 @@ function compassNode(trick, extra, notes) {
     el("div", { class: "spot-centre" }, trick && trick.winner ? "won by " + trick.winner : ""));
 }
 
-// what a seat must or may not do, in words (controller/rulings.py obligation kinds)
-const RESTRICTION_LABEL = {
-  pass_once: "must pass at the next turn", pass_all: "must pass for the rest of the auction",
-  no_double_now: "may not double or redouble now", no_double_same: "may not double or redouble that bid again",
-  repeat: "must repeat the call", replace_call: "must make a new call",
-  lead_require: "must lead", lead_ban: "may not lead", lead_option_26: "leads as declarer will choose (Law 26)",
-  play_option_57: "plays as the arbiter ruled (Law 57)",
-};
-
 function suitsText(suits) {
   return (suits || []).map((s) => SUIT_SYMBOL[s]).join(" ");
 }
 
+// what a seat must or may not do, in the view model's words (controller/tablewords.py)
 function restrictionText(r) {
-  const label = RESTRICTION_LABEL[r.kind];
-  if (!label) return null;
-  const suits = suitsText(r.suits);
-  const mode = r.kind === "play_option_57" && r.mode ? " (" + r.mode + ")" : "";
-  const call = r.call ? " " + callText(r.call) : "";
-  return SEAT_NAME[r.seat] + " " + label + call + (suits ? " " + suits : "") + mode;
+  return r.text || null;
 }
 
 // "1H" -> "1♥" (text, for sentences)

@@ -3,10 +3,6 @@
 "use strict";
 
 const LEAD_KINDS = new Set(["lead_require", "lead_ban", "lead_option_26"]);
-const STATUS_WORDS = {
-  awaiting_ruling: "waiting for the arbiter", ruled: "ruled", accepted: "accepted", noted: "noted",
-  undone: "ruling undone",
-};
 
 // "To call: East" in the auction, "To play: ..." in the play
 function turnText(view, board) {
@@ -34,15 +30,10 @@ function seatNotes(board) {
   return notes;
 }
 
+// one line per irregularity, in the view model's words: the seat, the call or card, and what follows
+// (the ruling in the catalogue's sentence, or who is to choose)
 function irregularityLine(irr) {
-  const ruling = irr.ruling ? "ruling: " + irr.ruling.option.replace(/_/g, " ") +
-    (irr.ruling.suit ? " " + SUIT_SYMBOL[irr.ruling.suit] : "") +
-    (irr.ruling.tricks !== undefined ? " " + irr.ruling.tricks + " tricks" : "") : null;
-  return el("li", { class: "irr irr-" + irr.status, "data-irr": irr.id },
-    el("b", {}, (irr.title || irr.kind.replace(/_/g, " ")) + (irr.law ? " (Law " + irr.law + ")" : "")),
-    irr.offender ? el("span", {}, " by " + SEAT_NAME[irr.offender]) : null,
-    el("span", { class: "irr-status" }, " \u00b7 " + (STATUS_WORDS[irr.status] || irr.status.replace(/_/g, " "))),
-    ruling ? el("span", { class: "irr-ruling" }, " \u00b7 " + ruling) : null);
+  return el("li", { class: "irr irr-" + irr.status, "data-irr": irr.id }, irr.text);
 }
 
 // the session's boards at this table, one row each: number, contract, declarer, result, score
