@@ -89,7 +89,7 @@ def _timer_after(board: BoardState, t: float) -> float:
     A ruling or a player's choice may put in a card held aside at the time it was put down (a
     card played instead of a penalty card, accepted by declarer; an accepted lead out of turn):
     the timer does not go back to that time, so the next player's think starts when play
-    resumes, not while the table waited (LAWS.md §4.2; D 16, 73; R 16A)."""
+    resumes, not while the table waited (D 16, 73; R 16A; docs/irregularities.md, "Tempo")."""
     return t if board.last_t is None else max(t, board.last_t)
 
 
