@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from controller.sensing.events import DeviceHealth, RawEvent, TagSeen  # noqa: E402
 from drivers.registry import open_source  # noqa: E402
-from tablectl.runtime import load_board_tags  # noqa: E402
+from tablectl.boardsetup import load_board_tags  # noqa: E402
 
 EXIT_OK, EXIT_TIMEOUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
