@@ -159,6 +159,7 @@ class Console:
         self._subscribers: list[Callable[[Json], None]] = []
         self._acks: dict[str, tuple[str, int]] = {}
         self._connected = False
+        self._stopping = False
         self.version = 0
         self.received = 0
         self.duplicates = 0
@@ -211,6 +212,7 @@ class Console:
         self._client.loop_start()
 
     def stop(self) -> None:
+        self._stopping = True  # the disconnection that follows is ours: nothing to warn about
         self._client.disconnect()
         self._client.loop_stop()
         if self._thread is not None:
@@ -242,7 +244,8 @@ class Console:
     def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
                        properties: object) -> None:
         self._connected = False
-        log.warning("console lost the room's broker (%s): reconnecting", reason)
+        if not self._stopping:
+            log.warning("console lost the room's broker (%s): reconnecting", reason)
         self._notify()
 
     def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
