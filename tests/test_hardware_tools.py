@@ -47,3 +47,12 @@ def test_board_tags_writes_the_board_map_from_each_board_laid_on_the_reader(tmp_
     again = subprocess.run([sys.executable, str(BOARD_TAGS), "--boards-file", str(path), "--first", "1",
                             "--last", "2"], capture_output=True, text=True, timeout=60)
     assert again.returncode == 0 and again.stdout == f"boards 1-2 are all in {path}\n"
+
+
+def test_a_missing_usb_reader_is_said_once_not_at_every_search(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-m", "tablectl", "enrol", "--deck", str(tmp_path / "d.json"),
+                          "--reader", "nfc:usb:072f:2200", "--cards", "SA", "--timeout", "2"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1, out.stdout + out.stderr  # no card within the timeout
+    assert out.stdout.count("no reader found on usb:072f:2200") == 1, out.stdout
+    assert "reader available" not in out.stderr and "searching for reader" not in out.stderr, out.stderr

@@ -18,6 +18,7 @@ The reader is any device URL of hardware/config.md (an ACR122U, the board reader
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import queue
 import sys
@@ -54,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="stop when no tag comes for this long (default: wait for ever)")
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.ERROR, format="board_tags: %(name)s: %(message)s")  # the drivers' own
     if not 1 <= args.first <= args.last:
         print("board_tags: --first and --last must be board numbers, first <= last", file=sys.stderr)
         return EXIT_USAGE
