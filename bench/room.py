@@ -631,7 +631,7 @@ def run(args: argparse.Namespace) -> None:
 
     from tablectl.room.broker import init_room
     from tablectl.room.process import MosquittoProcess, free_port, runnable_config
-    from web_ui.security import COOKIE
+    from web_ui.security import CONSOLE_COOKIE
 
     n = args.tables
     table_ids = [str(i) for i in range(1, n + 1)]
@@ -680,7 +680,7 @@ def run(args: argparse.Namespace) -> None:
                 time.sleep(0.1)
             login = http.post("/api/login", json={"pin": PIN}, headers={"Origin": base})
             login.raise_for_status()
-            cookie = f"{COOKIE}={http.cookies[COOKIE]}"
+            cookie = f"{CONSOLE_COOKIE}={http.cookies[CONSOLE_COOKIE]}"
             client = AlarmClient(f"ws://127.0.0.1:{port}/ws", base, cookie)
             tap = AlertTap(room.address_of("console"))
 

@@ -51,6 +51,17 @@ __all__ = ["NfcError", "NfcReader", "parse_url"]
 
 log = logging.getLogger(__name__)
 
+
+class _NoSearchLines(logging.Filter):
+    """nfcpy logs each search for a reader, an error at every retry while one is missing: the
+    reader's health (``DeviceHealth``, "no reader found on ...") says it once instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(("searching for reader on path", "no reader available on path"))
+
+
+logging.getLogger("nfc.clf").addFilter(_NoSearchLines())
+
 TTY_DRIVERS = ("pn532", "arygon")
 HLTA = b"\x50\x00"
 _NAME = re.compile(r"^[A-Za-z0-9_.-]+$")

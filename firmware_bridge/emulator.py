@@ -24,7 +24,7 @@ instant), and ``last_seq`` tells which frame the unit wrote last, for the host s
 wait on (``SeatLink.wait_handled``).
 
 Run ``python -m firmware_bridge.emulator --seat N``: it prints the path to open, then
-reads verbs from standard input (``help`` lists them).
+reads verbs from standard input (``help`` lists them) until ``quit`` or the input's end.
 """
 
 from __future__ import annotations
@@ -478,14 +478,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"seat {args.seat} unit on {emulator.tty}; open serial://{emulator.path}?seat={args.seat}; "
               "type 'help' for verbs", file=sys.stderr, flush=True)
         try:
-            for line in sys.stdin:
+            for line in sys.stdin:  # until quit, or the end of the input (Ctrl-D, a script's end)
                 reply = _command(emulator, line)
                 if reply is None:
                     break
                 if reply:
                     print(reply, file=sys.stderr, flush=True)
-            else:
-                threading.Event().wait()  # stdin closed: serve until interrupted
         except KeyboardInterrupt:
             pass
     return 0

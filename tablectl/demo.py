@@ -52,7 +52,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from controller import actions as a
@@ -63,7 +63,7 @@ from controller.records.model import BoardRecord
 from controller.replay import replay_records
 from controller.seats import SEATS, Seat
 from controller.sensing.translate import SLOTS
-from controller.table import BoardState, Phase, TableState
+from controller.table import BoardState, Phase, Step, TableState, step
 from drivers.sim import SimTable
 from tablectl import corpus
 from tablectl.runtime import TableRuntime
@@ -201,6 +201,14 @@ class _Memory:
     ruled: set[int] = field(default_factory=set)
     stuck_key: Hashable = None
     stuck: int = 0
+
+
+_ARGS_TRIED: tuple[tuple[tuple[str, object], ...], ...] = ((), *((("suit", suit),) for suit in "SHDC"))
+"""The arguments the demo's arbiter tries with each option: none, then each suit (a lead restriction)."""
+
+
+def _refused(result: Step) -> bool:
+    return any(event.kind == "rejected" for event in result.events)
 
 
 def _progress(state: TableState) -> Hashable:
@@ -356,10 +364,15 @@ class DemoPlayers:
             if irr.id in self.memory.ruled or now - first < after:
                 continue
             self.memory.ruled.add(irr.id)
+            snap = self.rt.snapshot()
             for option in irr.options:
-                for args in ((), (("suit", "S"),)):
-                    result = self.rt.submit(a.Ruling(option, irr.id, args))
-                    if result.rejected is None:
+                for args in _ARGS_TRIED:
+                    ruling = a.Ruling(option, irr.id, args)
+                    # tried on the table's state first: only a ruling the table takes goes in its log
+                    # (a refused one would stand in the replay's report as if the arbiter had erred)
+                    if _refused(step(snap.state, replace(ruling, t=snap.now))):
+                        continue
+                    if self.rt.submit(ruling).rejected is None:
                         self.say(f"arbiter: irregularity {irr.id} ({irr.kind}, Law {irr.law}): {option}")
                         return True
             log.warning("demo: no option of irregularity %d (%s) was accepted", irr.id, irr.kind)

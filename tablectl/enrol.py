@@ -16,6 +16,9 @@ JSON at once.
 
 The reader is taken by URL (``drivers.open_source``), with an injected clock for the
 events' times; the command reads the events off a queue and only waits on it with timeouts.
+With the simulated table as the reader (``sim://``) nobody can lay a card on it from outside
+the process, so the command line brings a simulated volunteer (``SimVolunteer``) who lays a
+new tag on it at each prompt: enrolment can be tried end to end without hardware.
 The exit statuses and the queue's poll are shared with ``tablectl doctor``
 (``tablectl.hardware``).
 """
@@ -23,9 +26,11 @@ The exit statuses and the queue's poll are shared with ``tablectl doctor``
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import queue
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,9 +44,10 @@ from controller.sensing.events import DeviceHealth, RawEvent, TagSeen
 from drivers.base import Clock, Emit, EventSource, monotonic
 from drivers.config import ConfigError, load_deck, older_deck_form
 from drivers.registry import open_source
+from drivers.sim import SimTable
 
-__all__ = ["DEFAULT_READER", "EXIT_DOWN", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "POLL", "NdefTags", "Opener",
-           "Unopened", "enrol", "parse_cards", "write_deck"]
+__all__ = ["DEFAULT_READER", "EXIT_DOWN", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "POLL", "VOLUNTEER_PACE",
+           "NdefTags", "Opener", "SimVolunteer", "Unopened", "enrol", "parse_cards", "write_deck"]
 
 DEFAULT_READER = "nfc:usb"
 """The enrolment reader when none is named: the first USB reader nfcpy finds (an ACR122U, say)."""
@@ -52,6 +58,8 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130   # Ctrl-C, as a shell reports SIGINT
 
 POLL = 0.1   # seconds: the longest wait on the event queue before looking at the clock again
+VOLUNTEER_PACE = 0.2
+"""Seconds the simulated volunteer takes to lay each card on the simulated reader (a deck in about 11 s)."""
 
 Opener = Callable[..., EventSource]
 """What opens a device URL: ``drivers.open_source`` or a stand-in with its signature."""
@@ -81,6 +89,34 @@ class NdefTags(Protocol):
     def read_ndef_text(self, uid: str | None = None) -> str | None: ...
 
     def write_ndef_text(self, text: str, uid: str | None = None) -> str: ...
+
+
+class SimVolunteer:
+    """Somebody at the simulated table's reader: at each prompt, after ``pace`` seconds, lays a new tag on
+    ``zone`` (its UID made from the deck id and the card, so not one of another card; a tag refused is
+    followed by another) and lifts it once it is enrolled."""
+
+    def __init__(self, table: SimTable, deck_id: str, pace: float = VOLUNTEER_PACE, zone: str = "N.play") -> None:
+        self.table = table
+        self.deck_id = deck_id
+        self.pace = pace
+        self.zone = zone
+        self._laid: str | None = None
+        self._tries: dict[Card, int] = {}
+
+    def lay(self, card: Card) -> None:
+        time.sleep(self.pace)
+        self.lift()
+        tries = self._tries[card] = self._tries.get(card, -1) + 1
+        digest = hashlib.sha256(f"{self.deck_id}:{card}{f':{tries}' if tries else ''}".encode()).hexdigest()
+        self._laid = ("04" + digest[:12]).upper()
+        self.table.present(self._laid, self.zone)
+
+    def lift(self) -> None:
+        if self._laid is not None:
+            with contextlib.suppress(ValueError):   # already off the reader
+                self.table.remove(self._laid)
+            self._laid = None
 
 
 # -- deck files -------------------------------------------------------------------------------
@@ -133,6 +169,7 @@ class _Enrolment:
         self.out = out
         self.events: queue.Queue[RawEvent] = queue.Queue()
         self._reader_up: bool | None = None
+        self.volunteer: SimVolunteer | None = None
 
     def say(self, line: str) -> None:
         self.out.write(line + "\n")
@@ -166,6 +203,8 @@ class _Enrolment:
                     self.say(f"present a card of {o.deck_id}, any one not yet enrolled   [{self.progress()} enrolled]")
                 else:
                     self.say(f"present {card}   [{self.progress()} enrolled]")
+                    if self.volunteer is not None:
+                        self.volunteer.lay(card)
                 uid = self.next_tag()
                 if uid is None:
                     self.say(f"no card came within {o.timeout:g} s: stopped at {self.progress()}{self.saved()}")
@@ -178,6 +217,8 @@ class _Enrolment:
                 self.registry = self.registry.enrol(uid, enrolled, o.deck_id)
                 write_deck(o.path, self.registry)
                 self.say(f"  ok {enrolled} = tag {uid}   {self.progress()}")
+                if self.volunteer is not None:
+                    self.volunteer.lift()
         except KeyboardInterrupt:
             self.say(f"\nstopped at {self.progress()}{self.saved()}")
             return EXIT_INTERRUPTED
@@ -279,10 +320,12 @@ class _Enrolment:
 def enrol(deck: Path, reader: str = DEFAULT_READER, *, deck_id: str = DEFAULT_DECK,
           cards: Sequence[Card] | None = None, from_ndef: bool = False, write_ndef: bool = False,
           timeout: float | None = None, clock: Clock = monotonic, opener: Opener = open_source,
-          out: TextIO | None = None, err: TextIO | None = None) -> int:
+          out: TextIO | None = None, err: TextIO | None = None, volunteer: float | None = None) -> int:
     """Enrol the cards of ``deck_id`` (all 52 in PBN order, or ``cards``) from the tags shown to ``reader``.
 
-    Keeps what ``deck`` already holds and asks only for the rest; saves after each card.
+    Keeps what ``deck`` already holds and asks only for the rest; saves after each card. With
+    ``volunteer`` (seconds per card) and the simulated table as the reader, a ``SimVolunteer``
+    lays each card asked for on it (the command line's ``sim://``).
     Returns 0 when every card is enrolled, 1 when no tag came within ``timeout`` seconds,
     2 when the deck file, the options or the reader cannot be used, 130 on Ctrl-C.
     """
@@ -331,6 +374,9 @@ def enrol(deck: Path, reader: str = DEFAULT_READER, *, deck_id: str = DEFAULT_DE
     if (from_ndef or write_ndef) and not isinstance(session.source, NdefTags):
         flag = "--from-ndef" if from_ndef else "--write-ndef"
         return fail(f"{flag} needs an NFC reader that reads and writes NDEF text (nfc:...), not {reader!r}")
+    if volunteer is not None and isinstance(session.source, SimTable):
+        session.volunteer = SimVolunteer(session.source, deck_id, volunteer)
+        session.say(f"the simulated table: a simulated volunteer lays each card on it ({volunteer:g} s a card)")
     try:
         return session.run()
     except (OSError, BridgeTableError) as exc:

@@ -51,6 +51,7 @@ from tablectl.enrol import (
     EXIT_OK,
     EXIT_USAGE,
     POLL,
+    VOLUNTEER_PACE,
     NdefTags,
     Opener,
     Unopened,
@@ -322,7 +323,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     e.add_argument("--deck-id", default=DEFAULT_DECK, help=f"the deck's id (default {DEFAULT_DECK})")
     e.add_argument("--reader", default=DEFAULT_READER, metavar="URL",
                    help=f"the reader's device URL (default {DEFAULT_READER}: the first USB reader; "
-                        f"nfc:tty:USB0:pn532, sim:// ...)")
+                        f"nfc:tty:USB0:pn532; sim://, the simulated table, where a simulated volunteer lays "
+                        f"the cards)")
     ndef = e.add_mutually_exclusive_group()
     ndef.add_argument("--from-ndef", action="store_true",
                       help="take each card from the NDEF text on its tag (deck1:SA), in any order")
@@ -354,7 +356,7 @@ def _cmd_enrol(args: argparse.Namespace) -> int:
         print(f"tablectl enrol: --cards: {exc}", file=sys.stderr)
         return EXIT_USAGE
     return enrol(Path(args.deck), args.reader, deck_id=args.deck_id, cards=cards, from_ndef=args.from_ndef,
-                 write_ndef=args.write_ndef, timeout=args.timeout)
+                 write_ndef=args.write_ndef, timeout=args.timeout, volunteer=VOLUNTEER_PACE)
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:

@@ -209,6 +209,20 @@ def test_enrol_resumes_after_ctrl_c_where_it_stopped(tmp_path: Path) -> None:
     SimTable.from_url(f"sim://?deck={path}")   # the simulator reads what enrol wrote
 
 
+def test_enrol_on_the_command_line_with_the_simulated_table_is_tried_end_to_end(tmp_path: Path) -> None:
+    """``tablectl enrol --reader sim://``: a simulated volunteer lays each card asked for on the
+    simulated reader, so the deck is enrolled without hardware, and the simulator reads the file."""
+    path = tmp_path / "d.json"
+    out = subprocess.run([sys.executable, "-m", "tablectl", "enrol", "--deck", str(path), "--reader", "sim://",
+                          "--cards", "SA SK HQ", "--timeout", "30"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert re.findall(r"^  ok (\w\w) = tag ", out.stdout, re.MULTILINE) == ["SA", "SK", "HQ"]
+    assert "deck1 complete: 3/3 cards enrolled" in out.stdout
+    enrolled = load_deck(path).to_mapping()["deck1"]
+    assert sorted(enrolled) == ["HQ", "SA", "SK"] and len(set(enrolled.values())) == 3
+    assert SimTable.from_url(f"sim://?deck={path}").deck == enrolled
+
+
 def test_enrol_skips_cards_already_enrolled_and_stops_after_the_timeout(tmp_path: Path) -> None:
     path = tmp_path / "club.json"
     hardware.write_deck(path, DeckRegistry().enrol(NEW_DECK["SA"], Card.parse("SA")))
@@ -451,8 +465,8 @@ def test_the_commands_are_on_tablectl(tmp_path: Path, capsys: pytest.CaptureFixt
     assert cli.main(["doctor", "--config", str(tmp_path / "missing.toml")]) == 2
     assert "cannot read table config" in capsys.readouterr().err
     deck = tmp_path / "d.json"
-    assert cli.main(["enrol", "--deck", str(deck), "--reader", "sim://", "--cards", "SA", "--timeout", "0.1"]) == 1
-    assert "present SA" in capsys.readouterr().out
+    assert cli.main(["enrol", "--deck", str(deck), "--reader", "sim://?mode=fast", "--cards", "SA"]) == 2
+    assert "cannot open the reader 'sim://?mode=fast'" in capsys.readouterr().err
     assert cli.main(["enrol", "--deck", str(deck), "--cards", "SA ZZ"]) == 2
     assert "--cards: invalid" in capsys.readouterr().err
 

@@ -48,17 +48,19 @@ from web_ui.hub import Channel, Hub, arbiter_payload, dumps
 from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody, SubmitResult
 from web_ui.player_results import player_results_router
 from web_ui.security import (
-    COOKIE,
     AttemptLimiter,
     HostCheck,
     PinGate,
     Session,
     Sessions,
+    arbiter_cookie,
+    clear_session_cookie,
     install_headers,
     pin_login,
     refuse_busy,
     same_origin,
     session_dependencies,
+    set_session_cookie,
 )
 from web_ui.service import PUBLIC_RECORDS, PublicRecords, Submitted, TableService, WebSettings
 
@@ -121,7 +123,7 @@ def create_app(service: TableService, settings: WebSettings, *,
     """
     if settings.public_records is not None and settings.public_records not in PUBLIC_RECORDS:
         raise ValueError(f"public_records {settings.public_records!r} is not one of {', '.join(PUBLIC_RECORDS)}")
-    sessions = Sessions(clock)
+    sessions = Sessions(clock, arbiter_cookie(settings.table_id))
     gate = PinGate(settings.check_pin, AttemptLimiter(clock), sleep)
     published = False  # the arbiter has made the records public (kept in memory: a restart withdraws it)
     links = (None if settings.link_key is None or settings.table_id is None
@@ -156,8 +158,7 @@ def create_app(service: TableService, settings: WebSettings, *,
     def open_session(request: Request, response: Response) -> Session:
         """A new arbiter session, its cookie set on ``response`` (``Secure`` over HTTPS)."""
         token, session = sessions.create()
-        response.set_cookie(COOKIE, token, max_age=int(sessions.lifetime), path="/", httponly=True,
-                            samesite="strict", secure=request.url.scheme == "https")
+        set_session_cookie(response, sessions, token, request)
         return session
 
     # --- pages ----------------------------------------------------------------------------------
@@ -260,9 +261,9 @@ def create_app(service: TableService, settings: WebSettings, *,
 
     @arb.post("/logout", status_code=204, summary="End the arbiter session", responses={**_401, **_403})
     async def logout(request: Request, _: Guarded) -> Response:
-        sessions.end(request.cookies.get(COOKIE))
+        sessions.end(sessions.token(request))
         response = Response(status_code=204)
-        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+        clear_session_cookie(response, sessions)
         return response
 
     @arb.get("/session", response_model=LoginResult, summary="The session's CSRF token (a reloaded page)",
@@ -377,7 +378,7 @@ def create_app(service: TableService, settings: WebSettings, *,
     @app.websocket("/ws/arbiter")
     async def ws_arbiter(ws: WebSocket) -> None:
         hub = hub_of(ws.app)
-        token = ws.cookies.get(COOKIE)
+        token = sessions.token(ws)
         if hub is None or same_origin(ws.headers) is not True or sessions.get(token) is None:
             # refused before the handshake completes: the client sees HTTP 403
             await ws.close(code=1008)

@@ -59,17 +59,19 @@ from web_ui.console_results import results_router
 from web_ui.hub import dumps
 from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody
 from web_ui.security import (
-    COOKIE,
+    CONSOLE_COOKIE,
     AttemptLimiter,
     HostCheck,
     PinGate,
     Session,
     Sessions,
+    clear_session_cookie,
     install_headers,
     pin_login,
     refuse_busy,
     same_origin,
     session_dependencies,
+    set_session_cookie,
 )
 
 __all__ = ["ConsoleService", "ConsoleSettings", "create_console_app"]
@@ -162,7 +164,7 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
                        clock: Callable[[], float] = time.monotonic, wall: Callable[[], float] = time.time,
                        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> FastAPI:
     """The console's FastAPI app (module doc); ``clock``, ``wall`` and ``sleep`` as for ``web_ui.app.create_app``."""
-    sessions = Sessions(clock)
+    sessions = Sessions(clock, CONSOLE_COOKIE)
     gate = PinGate(settings.check_pin, AttemptLimiter(clock), sleep)
     clients: set[asyncio.Queue[str]] = set()
     pending = {"room": False}
@@ -220,15 +222,14 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
             raise HTTPException(403, "cross-site login refused: the Origin is not this console")
         await pin_login(gate, request, response, body.pin)
         token, session = sessions.create()
-        response.set_cookie(COOKIE, token, max_age=int(sessions.lifetime), path="/", httponly=True,
-                            samesite="strict", secure=request.url.scheme == "https")
+        set_session_cookie(response, sessions, token, request)
         return LoginResult(csrf=session.csrf, expires_in=sessions.expires_in(session))
 
     @api.post("/logout", status_code=204, summary="End the Director session")
     async def logout(request: Request, _: Guarded) -> Response:
-        sessions.end(request.cookies.get(COOKIE))
+        sessions.end(sessions.token(request))
         response = Response(status_code=204)
-        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+        clear_session_cookie(response, sessions)
         return response
 
     @api.get("/session", response_model=LoginResult, summary="The session's CSRF token (a reloaded page)")
@@ -342,7 +343,7 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
 
     @app.websocket("/ws")
     async def ws(socket: WebSocket) -> None:
-        token = socket.cookies.get(COOKIE)
+        token = sessions.token(socket)
         if same_origin(socket.headers) is not True or sessions.get(token) is None:
             await socket.close(code=1008)
             return

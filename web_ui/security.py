@@ -2,7 +2,9 @@
 
 - **Sessions**: a random token (256 bits) in an ``HttpOnly``, ``SameSite=Strict`` cookie
   (``Secure`` over HTTPS); the server keeps only its SHA-256, with an idle and an absolute
-  expiry, and a CSRF token per session.
+  expiry, and a CSRF token per session. Each application names its cookie its own way
+  (``CONSOLE_COOKIE``, ``arbiter_cookie(table_id)``): a browser does not tell ports apart, so
+  the console and the tables of a room on one machine would otherwise log each other out.
 - **PIN attempts** (``PinGate``): per client address, ``free`` failures, then each further
   failure locks that client out for ``base`` seconds doubled each time (up to ``cap``); a
   success clears the count. The address is the TCP peer's: the servers trust no
@@ -50,7 +52,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 __all__ = [
-    "COOKIE",
+    "CONSOLE_COOKIE",
     "CSP",
     "CSRF_HEADER",
     "DEVICE_COOKIE",
@@ -61,6 +63,8 @@ __all__ = [
     "PinGate",
     "Session",
     "Sessions",
+    "arbiter_cookie",
+    "clear_session_cookie",
     "host_name",
     "install_headers",
     "peer",
@@ -68,12 +72,26 @@ __all__ = [
     "refuse_busy",
     "same_origin",
     "session_dependencies",
+    "set_session_cookie",
 ]
 
-COOKIE = "arbiter_session"
+CONSOLE_COOKIE = "bridge_console"
+"""The Director's console's session cookie."""
 DEVICE_COOKIE = "arbiter_device"
+"""A device the Director has signed in from (``Devices``): never held back by the room-wide cap."""
 CSRF_HEADER = "x-csrf-token"
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
+_NOT_IN_A_NAME = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def arbiter_cookie(table_id: str | None) -> str:
+    """The session cookie of a table's arbiter page: ``bridge_arbiter``, with the table's id when it has one,
+    so that two tables served by one machine (the room demo) keep their arbiter sessions side by side."""
+    if not table_id:
+        return "bridge_arbiter"
+    return "bridge_arbiter_" + _NOT_IN_A_NAME.sub("_", table_id)[:40]
+
+
 
 
 def _digest(token: str) -> str:
@@ -91,9 +109,11 @@ class Session:
 
 @dataclass(slots=True)
 class Sessions:
-    """The arbiter's live sessions by token digest; ``idle`` and ``lifetime`` in seconds."""
+    """An application's live sessions by token digest, their tokens in the browser's cookie ``cookie``;
+    ``idle`` and ``lifetime`` in seconds."""
 
     clock: Callable[[], float]
+    cookie: str
     idle: float = 2 * 3600.0
     lifetime: float = 12 * 3600.0
     limit: int = 20
@@ -120,6 +140,10 @@ class Sessions:
         if session is not None:
             session.last_used = self.clock()
         return session
+
+    def token(self, connection: HTTPConnection) -> str | None:
+        """The session token a request or WebSocket carries (in this application's cookie), if any."""
+        return connection.cookies.get(self.cookie)
 
     def end(self, token: str | None) -> None:
         if token:
@@ -400,6 +424,18 @@ def install_headers(app: FastAPI) -> None:
         return response
 
 
+def set_session_cookie(response: Response, sessions: Sessions, token: str, request: Request) -> None:
+    """Put session ``token`` in its cookie on ``response``: ``HttpOnly``, ``SameSite=Strict``, ``Secure``
+    over HTTPS, for the session's whole lifetime."""
+    response.set_cookie(sessions.cookie, token, max_age=int(sessions.lifetime), path="/", httponly=True,
+                        samesite="strict", secure=request.url.scheme == "https")
+
+
+def clear_session_cookie(response: Response, sessions: Sessions) -> None:
+    """Tell the browser to forget the session's cookie (the session has ended)."""
+    response.delete_cookie(sessions.cookie, path="/", httponly=True, samesite="strict")
+
+
 def session_dependencies(who: str, place: str) -> tuple[Callable[[Request], Session],
                                                         Callable[[Request, Session], Session]]:
     """FastAPI dependencies for ``who``'s session (``app.state.sessions``): the live session
@@ -407,7 +443,7 @@ def session_dependencies(who: str, place: str) -> tuple[Callable[[Request], Sess
 
     def live(request: Request) -> Session:
         sessions: Sessions = request.app.state.sessions
-        session = sessions.get(request.cookies.get(COOKIE))
+        session = sessions.get(sessions.token(request))
         if session is None:
             raise HTTPException(401, f"no {who} session: log in with the PIN")
         return session

@@ -18,6 +18,7 @@ The reader is any device URL of hardware/config.md (an ACR122U, the board reader
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import queue
 import sys
@@ -28,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from controller.sensing.events import DeviceHealth, RawEvent, TagSeen  # noqa: E402
 from drivers.registry import open_source  # noqa: E402
-from tablectl.runtime import load_board_tags  # noqa: E402
+from tablectl.boardsetup import load_board_tags  # noqa: E402
 
 EXIT_OK, EXIT_TIMEOUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -54,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="stop when no tag comes for this long (default: wait for ever)")
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.ERROR, format="board_tags: %(name)s: %(message)s")  # the drivers' own
     if not 1 <= args.first <= args.last:
         print("board_tags: --first and --last must be board numbers, first <= last", file=sys.stderr)
         return EXIT_USAGE

@@ -133,6 +133,7 @@ class Console:
         self._lost_since: float | None = wall()
         """Since when the console has not had the room's broker (None: linked)."""
         self._lost_reason = "not reached yet since the console started"
+        self._stopping = False
         self.version = 0
         self.received = 0
         self.duplicates = 0
@@ -235,6 +236,7 @@ class Console:
     def stop(self) -> None:
         """Stop: what the console thread has in hand is taken, what it published is sent (within a few
         seconds), then the link closes."""
+        self._stopping = True  # the disconnection that follows is ours: nothing to warn about
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join(timeout=10)
@@ -292,6 +294,9 @@ class Console:
                        properties: object) -> None:
         was = self._connected
         self._connected = False
+        if self._stopping:  # our own stop: nothing to warn about
+            self._notify()
+            return
         if was or self._lost_since is None:
             self._lost_since = self._wall()
         self._lost_reason = f"the connection dropped: {reason}"

@@ -145,8 +145,10 @@ class MosquittoProcess:
             raise BrokerError(f"mosquitto (pid {self.pid}) is already running on port {self.port}")
         self._close_log()
         self._log = open(self.log_path, "ab")  # noqa: SIM115 (kept open while the broker runs)
+        # its own session: a Ctrl-C at the terminal is for the command, which stops the broker last
+        # (after the tables and the console that use it), never for the broker under them
         self._proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=self._log,
-                                      stderr=subprocess.STDOUT)
+                                      stderr=subprocess.STDOUT, start_new_session=True)
         try:
             self.wait_ready(timeout)
         except BaseException:

@@ -218,8 +218,9 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
     dealing = args.deal or not corpus_file().is_file()
     if dealing and not args.deal:
         print(no_corpus(corpus_file(), "the tables deal their"), flush=True)
-        link_key = room.link_master  # the console's only: each table gets its own key, derived from it
+    link_key = room.link_master  # the console's only: each table gets its own key, derived from it
     children: list[subprocess.Popen[bytes]] = []
+    stopping = threading.Event()
     session, orders = _demo_session(root, n, args.boards_per_round)
     console = Console(room.address_of("console"), root / "console", session=session)
     try:
@@ -256,11 +257,12 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
             print(f"  {show_pin(made_up, root, label)}")
         print(f"  started in {time.monotonic() - started:.1f} s; table 1 commits "
               f"{args.first_irregularity.replace('_', ' ')} on its first board; Ctrl-C stops the room", flush=True)
-        watcher = threading.Thread(target=_watch, args=(children, root), daemon=True)
+        watcher = threading.Thread(target=_watch, args=(children, root, stopping), daemon=True)
         watcher.start()
         return _serve_console(console, hash_pin(pin), ServerOptions("127.0.0.1", ports[0], graceful=3.0), DEMO_CLUB,
                               link_key, {t: f"http://127.0.0.1:{ports[i]}" for i, t in enumerate(tables, 1)})
-    finally:
+    finally:  # in order: the tables, the console, then the broker they all use
+        stopping.set()
         for child in children:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(child.pid, signal.SIGTERM)
@@ -302,16 +304,17 @@ def _demo_session(root: Path, tables: int, per_round: int) -> tuple[Any, dict[st
     return session, orders
 
 
-def _watch(children: list[subprocess.Popen[bytes]], root: Path) -> None:
-    """Say when a table process ends (its output is in its data dir)."""
+def _watch(children: list[subprocess.Popen[bytes]], root: Path, stopping: threading.Event) -> None:
+    """Say when a table process ends while the room runs (its output is in its data dir); quiet once the
+    room is ``stopping``."""
     reported: set[int] = set()
-    while len(reported) < len(children):
+    while len(reported) < len(children) and not stopping.is_set():
         for i, child in enumerate(children, start=1):
-            if i not in reported and child.poll() is not None:
+            if i not in reported and child.poll() is not None and not stopping.is_set():
                 reported.add(i)
                 print(f"  table {i} stopped (exit {child.returncode}; see {root / f'table-{i}' / 'demo.out'})",
                       flush=True)
-        time.sleep(1.0)
+        stopping.wait(1.0)
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room: Any = None) -> None:

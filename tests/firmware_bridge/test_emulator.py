@@ -201,3 +201,22 @@ def test_command_line_prints_the_pty_path_and_takes_verbs() -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_command_line_stops_cleanly_when_its_input_ends() -> None:
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    pipe = subprocess.PIPE
+    process = subprocess.Popen([sys.executable, "-m", "firmware_bridge.emulator", "--seat", "S"], cwd=root,
+                               stdin=pipe, stdout=pipe, stderr=pipe, text=True)
+    try:
+        assert process.stdout is not None
+        path = process.stdout.readline().strip()
+        assert os.path.islink(path)
+        _, stderr = process.communicate("press\n", timeout=TIMEOUT)  # no quit: the input just ends
+        assert process.returncode == 0, stderr
+        assert "Traceback" not in stderr
+        assert not os.path.exists(path)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

@@ -178,3 +178,52 @@ def test_the_overlap_check_sees_text_laid_over_text(browser: Any, table_url: str
         assert any("overlaps" in p for p in layout_problems(page))
     finally:
         context.close()
+
+
+LONG_SUITS_DEAL = "N:AKQJT9876.A.A.32 5432.KQJ.KQJ.AKQ .T98765432.T9.JT ..8765432.987654"
+"""North nine spades, South nine hearts, West seven diamonds and six clubs, and voids."""
+
+# Each suit line of the deals shown: its first card beside the suit's symbol (not alone on a line
+# of its own), and no card under the symbol, nor past the hand's right edge, when a long suit wraps.
+SUIT_LINE_PROBLEMS = """() => {
+  const problems = [];
+  for (const line of document.querySelectorAll(".deal .suit-line")) {
+    if (!line.checkVisibility()) continue;
+    const symbol = line.querySelector(".suit").getBoundingClientRect();
+    const cards = [...line.children].filter((c) => !c.classList.contains("suit")).map((c) => c.getBoundingClientRect());
+    const right = line.getBoundingClientRect().right;
+    const text = line.textContent;
+    if (cards.length && Math.abs(cards[0].top - symbol.top) > 2) problems.push("the symbol alone on its line: " + text);
+    if (cards.some((c) => c.left < symbol.right - 1)) problems.push("a card under the suit's symbol: " + text);
+    if (cards.some((c) => c.right > right + 1)) problems.push("a card past its hand: " + text);
+  }
+  return problems;
+}"""
+
+
+@pytest.fixture(scope="module")
+def long_suits_url() -> Iterator[str]:
+    """Board 5 of ``LONG_SUITS_DEAL``: 4♠ by North, East has led: the arbiter's page shows the whole deal."""
+    board: list[dict[str, Any]] = [
+        {"board": {"number": 5, "dealer": "N", "vul": "None", "deal": LONG_SUITS_DEAL}},
+        {"seat": "N", "call": "4S"}, {"seat": "E", "call": "Pass"}, {"seat": "S", "call": "Pass"},
+        {"seat": "W", "call": "Pass"}, {"seat": "E", "play": "CA"}]
+    app, _ = make_app(played(LocalTable(), board))
+    with serving(app) as url:
+        yield url
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_a_long_suit_wraps_under_its_first_card_on_the_arbiter_page(browser: Any, long_suits_url: str,
+                                                                    width: str) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(**WIDTHS[width])
+    try:
+        page = context.new_page()
+        arbiter_login(page, long_suits_url)
+        expect(page.locator("#deal .suit-line")).to_have_count(16)
+        assert page.evaluate(SUIT_LINE_PROBLEMS) == [], f"the arbiter's deal at {width} width"
+        assert layout_problems(page) == [], f"the arbiter page at {width} width"
+    finally:
+        context.close()

@@ -15,6 +15,7 @@ from controller.records.tablelog import action_of
 from tests.web_ui.conftest import login, make_app
 from tests.web_ui.test_app import LOG
 from web_ui.local import LocalTable
+from web_ui.security import arbiter_cookie
 
 
 def _table() -> LocalTable:
@@ -26,12 +27,13 @@ def _table() -> LocalTable:
 
 TABLE = _table()
 APP, _ = make_app(TABLE)
+COOKIE = arbiter_cookie(None)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 with TestClient(APP) as _client:
     _csrf = login(_client)
     ARBITER_HEADERS: dict[str, Any] = {"X-CSRF-Token": _csrf,
-                                       "Cookie": f"arbiter_session={_client.cookies['arbiter_session']}"}
+                                       "Cookie": f"{COOKIE}={_client.cookies[COOKIE]}"}
 
 
 def test_the_schema_documents_the_contract() -> None:

@@ -48,8 +48,14 @@ function start() {
     if (state !== "live") session.check();
   });
   alertsStart();  // console.alarms.js: sound, screen, notifications
+  const table = hashTable();
+  if (table !== null) openTableView(table, false);
+}
+
+// the table the address names (#table-3), or null: a reloaded or typed address opens that table
+function hashTable() {
   const m = /^#table-([A-Za-z0-9_-]{1,16})$/.exec(location.hash);
-  if (m) openTableView(m[1], false);
+  return m ? m[1] : null;
 }
 
 function onMessage(message) {
@@ -494,7 +500,10 @@ document.getElementById("back").addEventListener("click", () => {
   else { showRoom(); history.replaceState(null, "", location.pathname); }
 });
 
+// back, forward, or an address typed or linked (#table-3: no state of ours, the hash says which table)
 window.addEventListener("popstate", (event) => {
-  if (event.state && event.state.table) openTableView(event.state.table, false);
+  if (!socket) return;  // signed out: the log-in's start() reads the address
+  const table = event.state && event.state.table ? String(event.state.table) : hashTable();
+  if (table !== null) openTableView(table, false);
   else showRoom();
 });
