@@ -55,6 +55,7 @@ from web_ui.security import (
     Sessions,
     arbiter_cookie,
     clear_session_cookie,
+    device_cookie,
     install_headers,
     pin_login,
     refuse_busy,
@@ -255,7 +256,7 @@ def create_app(service: TableService, settings: WebSettings, *,
     async def login(body: LoginBody, request: Request, response: Response) -> LoginResult:
         if same_origin(request.headers) is False:
             raise HTTPException(403, "cross-site login refused: the Origin is not this table")
-        await pin_login(gate, request, response, body.pin)
+        await pin_login(gate, request, response, body.pin, device_cookie(sessions.cookie))
         session = open_session(request, response)
         return LoginResult(csrf=session.csrf, expires_in=sessions.expires_in(session))
 

@@ -66,6 +66,7 @@ from web_ui.security import (
     Session,
     Sessions,
     clear_session_cookie,
+    device_cookie,
     install_headers,
     pin_login,
     refuse_busy,
@@ -220,7 +221,7 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
     async def login(body: LoginBody, request: Request, response: Response) -> LoginResult:
         if same_origin(request.headers) is False:
             raise HTTPException(403, "cross-site login refused: the Origin is not this console")
-        await pin_login(gate, request, response, body.pin)
+        await pin_login(gate, request, response, body.pin, device_cookie(sessions.cookie))
         token, session = sessions.create()
         set_session_cookie(response, sessions, token, request)
         return LoginResult(csrf=session.csrf, expires_in=sessions.expires_in(session))

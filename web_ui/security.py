@@ -65,6 +65,7 @@ __all__ = [
     "Sessions",
     "arbiter_cookie",
     "clear_session_cookie",
+    "device_cookie",
     "host_name",
     "install_headers",
     "peer",
@@ -319,13 +320,19 @@ class PinGate:
             self.limiter.succeeded(client)
 
 
-async def pin_login(gate: PinGate, request: Request, response: Response, pin: str) -> None:
-    """The PIN's check for a login route (``PinGate.attempt`` with the device cookie); on success the
-    device is remembered (its cookie set or renewed), else the ``HTTPException`` is raised."""
-    device = request.cookies.get(DEVICE_COOKIE)
+def device_cookie(session_cookie: str) -> str:
+    """The cookie that remembers a device signed in to the application whose session cookie is
+    ``session_cookie``: one per application, like the session's (``arbiter_cookie``)."""
+    return f"{session_cookie}_device"
+
+
+async def pin_login(gate: PinGate, request: Request, response: Response, pin: str, cookie: str = DEVICE_COOKIE) -> None:
+    """The PIN's check for a login route (``PinGate.attempt`` with the device cookie ``cookie``); on
+    success the device is remembered (its cookie set or renewed), else the ``HTTPException`` is raised."""
+    device = request.cookies.get(cookie)
     await gate.attempt(peer(request), pin, device)
     token = gate.devices.remember(device)
-    response.set_cookie(DEVICE_COOKIE, token, max_age=int(gate.devices.lifetime), path="/", httponly=True,
+    response.set_cookie(cookie, token, max_age=int(gate.devices.lifetime), path="/", httponly=True,
                         samesite="strict", secure=request.url.scheme == "https")
 
 
