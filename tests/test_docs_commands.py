@@ -44,6 +44,7 @@ from pathlib import Path
 
 import pytest
 
+from drivers.addresses import CONSOLE_PORT, LOCAL_HOST, TABLE_PORT
 from tests.conftest import CORPUS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,8 +95,8 @@ RULES: tuple[Rule, ...] = (
     Rule("skip", r"tablectl doctor --config table\.toml\b", "watches the devices of the table's own config"),
     Rule("device", r"--reader nfc:usb|tablectl enrol\b(?!.*--reader)(?!.*sim://)",
          "a USB NFC reader (none here): the command starts and waits for it", r"no reader found on usb"),
-    Rule("server", r"^make run\b(?!-)", "the simulated room's console answers", "http://127.0.0.1:8000/"),
-    Rule("server", r"^make run-table\b", "the simulated table's page answers", "http://127.0.0.1:8000/"),
+    Rule("server", r"^make run\b(?!-)", "the simulated room's console answers", f"http://{LOCAL_HOST}:{CONSOLE_PORT}/"),
+    Rule("server", r"^make run-table\b", "the simulated table's page answers", f"http://{LOCAL_HOST}:{TABLE_PORT}/"),
 )
 
 FIXTURES: dict[str, str] = {
@@ -111,6 +112,7 @@ FIXTURES: dict[str, str] = {
 class Command:
     where: str   # file:line
     text: str
+    inside: str = ""  # an earlier ``cd`` of its block into a folder of a deployed machine (then skipped)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.text.splitlines()[0][:70]}"
@@ -207,15 +209,24 @@ def doc_commands() -> list[Command]:
             commands = logical_commands(body)
             if is_shell(label, commands):
                 where = path.relative_to(ROOT).as_posix()
-                found += [Command(f"{where}:{line + 1 + offset}", text) for offset, text in commands]
+                inside = ""
+                for offset, text in commands:
+                    command = Command(f"{where}:{line + 1 + offset}", text, inside)
+                    found.append(command)
+                    rule = rule_of(command)
+                    if not inside and first_word(text) == "cd" and rule is not None and rule.kind == "skip":
+                        inside = text  # the rest of the block runs there: skipped with it
     return found
 
 
-COMMANDS = doc_commands()
-
 
 def rule_of(command: Command) -> Rule | None:
+    if command.inside:
+        return Rule("skip", "", f"runs where `{command.inside}` took it: a folder of a deployed machine")
     return next((r for r in RULES if re.search(r.pattern, command.text, re.MULTILINE)), None)
+
+
+COMMANDS = doc_commands()
 
 
 _PLACEHOLDER = re.compile(r"(?<![A-Za-z0-9_$])[A-Z][A-Z_]{2,}(?![a-z0-9_])")
@@ -267,6 +278,7 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, di
     for name, text in FIXTURES.items():
         (copy / name).parent.mkdir(parents=True, exist_ok=True)
         (copy / name).write_text(text, encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=copy, check=True)  # a checkout, as a club's copy is (install.md)
     home = base / "home"
     home.mkdir()
     env = {**os.environ, "HOME": str(home), "PATH": f"{copy / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}",
