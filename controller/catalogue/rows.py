@@ -147,6 +147,15 @@ _BARRED_AFTER_BID = ("{call} is cancelled and the turn goes back to the player w
                      "pass for the rest of the auction and declarer may have lead options when {partner} is on lead")
 
 
+_AS_IF_NOT_MADE = Option("as_if_not_made", "attention was first drawn to {call} after the opening lead was faced: "
+                                           "the contract is played and scored as if it had not been made",
+                         codes=(D2017,))
+_STANDS_NOTE = ("If the next player calls before any ruling, the call stays in the record as the table made "
+                "it and still awaits the arbiter: cancelling it then cancels every later call too, without "
+                "rectification (Law 36A); in the 2017 code, once the opening lead is faced the contract is "
+                "scored as if it had not been made (Law 36C).")
+
+
 # --- the rows -----------------------------------------------------------------------------------------
 
 _AUCTION: tuple[Row, ...] = (
@@ -243,11 +252,13 @@ _AUCTION: tuple[Row, ...] = (
         Option("cancel", "the arbiter cancels {call}, which can never be accepted: {offender} must substitute a "
                          "legal call, {partner} must pass for the rest of the auction and declarer may have "
                          "lead options"),
-    ), title="Inadmissible double or redouble out of rotation"),
+        _AS_IF_NOT_MADE,
+    ), title="Inadmissible double or redouble out of rotation", note=_STANDS_NOTE),
     Row("inadmissible_double", ("inadmissible_call",), "the player who doubled or redoubled", "arbiter", (
         Option("cancel", "the arbiter cancels {call}: {offender} must substitute a legal call, {partner} must pass "
                          "for the rest of the auction and declarer may have lead options"),
-    ), title="Inadmissible double or redouble"),
+        _AS_IF_NOT_MADE,
+    ), title="Inadmissible double or redouble", note=_STANDS_NOTE),
     Row("call_by_player_required_to_pass", ("inadmissible_call",), "the player required to pass", "arbiter", (
         Option("cancel", "the arbiter cancels {call} and a pass is put in its place; {partner} must pass for the "
                          "rest of the auction and declarer may have lead options",

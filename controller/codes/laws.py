@@ -182,6 +182,7 @@ DUPLICATE2017_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     "cite:proper_leader_leads": "Law 53B",
     "cite:repeat": "Laws 31A1, 32A1",
     "cite:barred_call": "Law 37B",
+    "cite:inadmissible_after_lead": "Law 36C",
     "cite:lead_restriction": "Law 26B",
     "cite:claim_disputed": "Law 68D",
     "cite:concession_objected": "Law 68B2",

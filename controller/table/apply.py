@@ -16,7 +16,7 @@ from controller import catalogue
 from controller.irregularities import Irregularity
 from controller.rulings import Held
 from controller.table._common import _declarer, _held_of, _Refused, _reject, _settle, _tricks_arg, _unhold
-from controller.table.auction import _rule_call, _rule_call_after_close
+from controller.table.auction import _rule_call, _rule_call_after_close, _rule_standing_inadmissible
 from controller.table.bridge1905 import _declaration_done, _rule_w_opening_lead
 from controller.table.claims import _rule_claim
 from controller.table.closing import _close
@@ -98,6 +98,10 @@ def _apply_ruling(state: TableState, irr: Irregularity, option: str, args: dict[
         return _rule_designation(state, board, irr, held, args, t)
     if situation == "call_after_auction_closed":
         return _rule_call_after_close(state, board, irr, held)
+    if irr.id in dict(board.standing):
+        return _rule_standing_inadmissible(state, board, irr, option, t)
+    if option == "as_if_not_made":
+        raise _Refused("the call has not been called over: it can still be cancelled (Law 36)")
     if kind in ("insufficient_bid", "call_out_of_rotation", "change_of_call", "inadmissible_call"):
         if held is None or held.call is None or offender is None:
             raise _Refused("the call is no longer waiting for a ruling")

@@ -36,6 +36,7 @@ from controller.table.comparable import (
     _waiting_replacement,
 )
 from controller.table.penalties import _lead_options_due
+from controller.table.record import _as_if_not_made, _without_calls
 from controller.table.state import BoardState, Event, Phase, Step, TableState
 from controller.table.timing import _since_last_act, _timed
 from controller.tempo import ActKind, is_skip_bid, skip_bid_wait
@@ -68,6 +69,11 @@ def _call(state: TableState, act: a.MakeCall) -> Step:
 def _call_in_order(state: TableState, board: BoardState, act: a.MakeCall) -> Step:
     """A call with nothing held: compulsory passes, then detection, then the call itself."""
     events: list[Event] = []
+    if board.standing and act.seat is not board.auction.turn:
+        reverted = _reverted(state, board, act)
+        if reverted is not None:
+            state, board, first = reverted
+            events.append(first)
     auction = board.auction
     turn = auction.turn
     if board.obligations and act.seat is not turn and act.seat is turn.lho and any(
@@ -160,12 +166,10 @@ def _call_while_held(state: TableState, board: BoardState, held: Held, act: a.Ma
         rest = _call_in_order(state, board, act)
         return Step(rest.state, (first, *rest.events), rest.irregularities)
     if irr.situation in ("inadmissible_double", "double_oor_inadmissible") and act.seat is offender.lho:
-        # D 36A / R 35A: the double and every later call are cancelled, no rectification
-        state = _settle(state, irr.id, "cancelled", option="cancel", by=str(act.seat))
-        board = _unhold(board, irr.id)
-        return Step(evolve(state, board=board),
-                    (Event("cancelled", f"{irr.id} {held.call} and {act.seat} {act.call} cancelled; "
-                           f"{auction.turn} to call (Law 36A)", act.seat, act.t),))
+        # nobody drew attention: the table goes on with the call as made. The record follows it and
+        # the irregularity waits for the arbiter, who may still cancel it and every later call (D 36A,
+        # R 35A, 2017 36A); the players reverting at the table do it themselves (``_reverted``)
+        return _inadmissible_stands(state, board, irr, held, act)
     if irr.situation == "call_by_player_required_to_pass" and act.seat is offender.lho:
         # D 37A / R 35B: condoned; the calls stand, no lead restriction
         state = _settle(state, irr.id, "accepted", option="accept", by=str(act.seat))
@@ -180,6 +184,65 @@ def _call_while_held(state: TableState, board: BoardState, held: Held, act: a.Ma
     who = f"; {offender.lho} may accept it by calling" if irr.kind in _ACCEPTABLE_BY_LHO else ""
     return _reject(state, f"{act.seat} {act.call}: irregularity {irr.id} ({irr.situation}, Law "
                    f"{irr.law}) awaits the arbiter's ruling{who}", act)
+
+
+def _inadmissible_stands(state: TableState, board: BoardState, irr: Irregularity, held: Held,
+                         act: a.MakeCall) -> Step:
+    """LHO called over an inadmissible double or redouble before any ruling: the call stands in the
+    record as the table made it, the irregularity still awaits the arbiter (Laws 36A, 36C)."""
+    assert held.call is not None
+    board = _unhold(board, irr.id)
+    board = evolve(board, standing=(*board.standing, (irr.id, len(board.auction.calls))))
+    state, board, events = _apply_call(evolve(state, board=board), board, held.seat, held.call, held.t,
+                                       timed=False, irregular=True)
+    first = Event("call_stands", f"{irr.id}: {act.seat} called over {held.seat}'s {held.call}: the table goes on "
+                  "with it; the arbiter may still cancel it", act.seat, act.t)
+    if board.phase is not Phase.AUCTION:
+        return Step(state, (first, *events))
+    rest = _call_in_order(state, board, act)
+    return Step(rest.state, (first, *events, *rest.events), rest.irregularities)
+
+
+def _reverted(state: TableState, board: BoardState,
+              act: a.MakeCall) -> tuple[TableState, BoardState, Event] | None:
+    """The player in turn when a standing inadmissible double or redouble was made calling again,
+    out of turn for the record, within the round that followed it: the table has cancelled it and
+    every later call itself (D 36A, R 35A); the record does the same. None for any other call."""
+    for id_, index in reversed(board.standing):
+        irr = state.irregularity(id_)
+        auction = board.auction
+        if irr is None or irr.status != "awaiting_ruling" or not index < len(auction.calls) <= index + 4:
+            continue
+        before = _without_calls(auction, index)
+        if act.seat is not before.turn:
+            continue
+        later = auction.calls[index:]
+        board = evolve(board, auction=before, call_times=board.call_times[:index],
+                       standing=tuple(x for x in board.standing if x[0] != id_))
+        by = auction.seats[index + 1] if index + 1 < len(auction.seats) else act.seat
+        state = _settle(evolve(state, board=board), id_, "cancelled", option="cancel", by=str(by))
+        return state, board, Event("cancelled", f"{id_}: {' '.join(str(c) for c in later)} cancelled at the "
+                                   f"table; {act.seat} calls again (Law {irr.law})", act.seat, act.t)
+    return None
+
+
+def _rule_standing_inadmissible(state: TableState, board: BoardState, irr: Irregularity, option: str,
+                                t: float) -> tuple[TableState, list[Event]]:
+    """The arbiter's ruling on an inadmissible double or redouble the table called over: during the
+    auction it and every later call are cancelled (Law 36A); once the opening lead is faced the
+    contract is scored as if it had not been made (2017 Law 36C)."""
+    index = dict(board.standing)[irr.id]
+    if option == "as_if_not_made":
+        if board.play is None or not (board.play.tricks or board.play.current.cards):
+            raise _Refused("the opening lead has not been faced: the call can still be cancelled (Law 36A)")
+        return _as_if_not_made(state, board, irr.id, index, t)
+    if board.phase is not Phase.AUCTION:
+        raise _Refused("the auction is over: the calls can no longer be cancelled")
+    rebuilt = _without_calls(board.auction, index)
+    board = evolve(board, auction=rebuilt, call_times=board.call_times[:index],
+                   standing=tuple(x for x in board.standing if x[0] != irr.id))
+    return evolve(state, board=board), [Event("cancelled", f"{irr.id}: the call and every later call are "
+                                              f"cancelled; {rebuilt.turn} calls (Law {irr.law})", rebuilt.turn, t)]
 
 
 def _apply_call(state: TableState, board: BoardState, seat: Seat, call: Call, t: float,

@@ -70,7 +70,9 @@ class BoardState:
     ``deferred``: cards played early that stand and count at their seat's turn (Law 57 note,
     60); ``early_leads``: a defender's lead to the next trick made before his partner played,
     once declarer had played from both hands (Law 57C: no rectification), judged as a lead
-    when the trick is complete.
+    when the trick is complete. ``standing``: (irregularity id, index in the auction) of an
+    inadmissible double or redouble the table called over before any ruling: it stays in the
+    record as made and awaits the arbiter (Law 36).
     """
 
     index: int
@@ -99,6 +101,7 @@ class BoardState:
     exposed: tuple[tuple[Seat, Card, bool, int], ...] = ()
     deferred: tuple[tuple[Seat, Card], ...] = ()
     early_leads: tuple[tuple[Seat, Card, float], ...] = ()
+    standing: tuple[tuple[int, int], ...] = ()
     lead_options_for: int = 0
     start_t: float = 0.0
     last_t: float | None = None
