@@ -407,6 +407,12 @@ _PLAY: tuple[Row, ...] = (
         note="2017 only: a defender who plays before declarer or dummy, his partner having played; a card he "
              "may legally play to the trick waits for his turn, any other is a major penalty card.",
         codes=(D2017,)),
+    Row("legal_card_at_rho_turn", ("premature_play",), "the defender who played before his right-hand opponent",
+        "none", (
+            Option(_ACKNOWLEDGE, "recorded: {card} is held and played at {offender}'s turn; it is not a penalty "
+                                 "card, and the arbiter judges whether playing it early gave information (Law 16)"),
+        ), title="Defender played a legal card at his right-hand opponent's turn", noted=True,
+        note="2017 only: the 2008 code lets the card wait for its turn with nothing to report.", codes=(D2017,)),
     Row("major_pc_partner_on_lead", ("penalty_card",), "the defender with major penalty cards", "declarer", (
         Option("require_suit", "{declarer} requires {partner} to lead {suit}; {offender}'s penalty cards of that "
                                "suit go back to his hand", (_suit("suit to lead", "penalty_suits"),)),

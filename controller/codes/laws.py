@@ -170,6 +170,7 @@ DUPLICATE2017_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     "premature_lead_by_defender": "57A",
     "premature_play_by_defender": "57A",
     "play_at_rho_turn": "57D",
+    "legal_card_at_rho_turn": "57D, 16",
     "claim_by_declarer": "68-70",
     "claim_by_defender": "68, 70",
     "claim": "68-71",

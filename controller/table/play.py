@@ -231,6 +231,15 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
             board = _add_penalty_card(board, seat, act.card, True, irr.id)
             return Step(evolve(state, board=board), (Event("penalty_card", f"{act.card} (Law {irr.law})", seat,
                                                            act.t),), (irr,))
+        # 2017 Law 57D: a card he may legally play waits for his turn; not a penalty card, but the
+        # arbiter is told (Law 16 may apply)
+        state, board, irr = _raise(state, board, "legal_card_at_rho_turn", seat,
+                                   f"{seat} played {act.card} before {play.turn}: it is played at his turn", act.t,
+                                   trick_no)
+        board = evolve(board, deferred=(*board.deferred, (seat, act.card)))
+        return Step(evolve(state, board=board),
+                    (Event("deferred", f"{act.card} played before {play.turn}: it counts when {seat}'s turn comes "
+                           f"(Law {irr.law})", seat, act.t),), (irr,))
     if seat.side is declarer.side or current.card_of(seat.partner) is not None or both_declarer_hands:
         # D 57 note: declarer's early card is played; a defender whose partner has played, or
         # after declarer played from both hands, is not rectified: the card waits for its turn
