@@ -145,8 +145,7 @@ def _extra_card(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
         situation = ("two_cards_at_once_declarer" if seat.side is declarer.side
                      else "two_cards_at_once_defender")
     elif seat.side is not declarer.side and play.current.card_of(seat.partner) is None:
-        current = play.current
-        if current.card_of(declarer) is not None and current.card_of(declarer.partner) is not None:
+        if _played_from_both_hands(board, declarer):
             # Law 57C (R 57): declarer has played from both hands: no rectification; the card is a
             # lead to the next trick, judged when this trick is complete (in turn, or Laws 53, 56)
             board = evolve(board, early_leads=(*board.early_leads, (seat, act.card, act.t)))
@@ -219,7 +218,7 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
         # Law 58A: both defenders led at once; the proper lead stands and this card is deemed played
         # after it, a premature play: a major penalty card (Laws 57, 50; DD 58)
         return _simultaneous_lead(state, board, seat, act.card, current.cards[0], act.t)
-    both_declarer_hands = (current.card_of(declarer) is not None and current.card_of(dummy) is not None)
+    both_declarer_hands = _played_from_both_hands(board, declarer)
     if (rules.play_at_rho_turn_checked and seat.side is not declarer.side and play.turn is seat.rho
             and not both_declarer_hands):
         legal = r.playable_cards(play, seat, board.obligations, board.penalty_cards)
@@ -249,6 +248,15 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
                            "(Law 57)", seat, act.t),))
     return _hold_card(state, board, "premature_play_by_defender", seat, act, trick_no,
                       detail=f"{seat} played {act.card} before {play.turn}")
+
+
+def _played_from_both_hands(board: BoardState, declarer: Seat) -> bool:
+    """Whether declarer has played to the current trick from both his hands (Law 57C), a card he
+    played early from either hand included: it stands and counts at its turn (Law 57 note)."""
+    play = board.play
+    assert play is not None
+    early = {s for s, _ in board.deferred}
+    return all(play.current.card_of(s) is not None or s in early for s in (declarer, declarer.partner))
 
 
 def _simultaneous_lead(state: TableState, board: BoardState, seat: Seat, card: Card, lead: Card,
