@@ -63,7 +63,7 @@ DUPLICATE_LAWS: dict[str, str] = {
     "defender_plays_after_retraction_ordered": "60, 50",
     "two_cards_at_once_defender": "58B",
     "two_cards_at_once_declarer": "58B",
-    "simultaneous_leads_by_defenders": "58A, 57, 50",
+    "simultaneous_leads_by_defenders": "58A, 50",
     "fifth_card_on_trick": "45E, 67",
     "failure_to_comply_with_restriction": "59, 61",
     # revokes, by what decided each (LAWS.md 1.H.4; D 2008 as 002 states Laws 62-64): the report
@@ -123,7 +123,7 @@ RUBBER_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     "lead_by_declarer_when_defender_on_lead": "55B, 53",
     "two_cards_at_once_defender": "58",
     "two_cards_at_once_declarer": "58",
-    "simultaneous_leads_by_defenders": "58, 57, 50",
+    "simultaneous_leads_by_defenders": "58, 50",
     "penalty_cards_designation": "50",
     "fifth_card_on_trick": "67",
     "revoke_twelfth_trick": "62, 64D5",

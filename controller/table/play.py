@@ -27,6 +27,7 @@ from controller.table._common import (
     _raise,
     _Refused,
     _reject,
+    _relabel,
     _settle,
     _suit_arg,
     _unhold,
@@ -260,18 +261,22 @@ def _played_from_both_hands(board: BoardState, declarer: Seat) -> bool:
 
 
 def _simultaneous_lead(state: TableState, board: BoardState, seat: Seat, card: Card, lead: Card,
-                       t: float) -> Step:
+                       t: float, raised: int | None = None) -> Step:
     """Both defenders led at once (Law 58A): ``seat``'s card, deemed played after his partner's
-    proper lead, is a major penalty card (Laws 57, 50; DD 58); noted for the arbiter."""
+    proper lead, is a major penalty card (Law 50; DD 58); noted for the arbiter. ``raised``: the
+    irregularity already raised for the card when it was read first (relabelled, not raised again)."""
     play = board.play
     assert play is not None
-    state, board, irr = _raise(state, board, "simultaneous_leads_by_defenders", seat,
-                               f"{seat} {card} and {seat.partner}'s lead {lead} at once: {card} is deemed "
-                               "played after it", t, play.trick_number)
-    board = _add_penalty_card(board, seat, card, True, irr.id)
+    detail = f"{seat} {card} and {seat.partner}'s lead {lead} at once: {card} is deemed played after it"
+    if raised is None:
+        state, board, irr = _raise(state, board, "simultaneous_leads_by_defenders", seat, detail, t, play.trick_number)
+        new: tuple[Irregularity, ...] = (irr,)
+    else:
+        state, new = _relabel(state, board, raised, "simultaneous_leads_by_defenders", detail), ()
+    board = _add_penalty_card(board, seat, card, True, raised if raised is not None else new[0].id)
+    law = state.code.law("simultaneous_leads_by_defenders")
     return Step(evolve(state, board=board), (Event("penalty_card", f"{card}: led together with {seat.partner}'s "
-                                                   f"lead, a major penalty card (Laws 58A, 57, 50)", seat, t),),
-                (irr,))
+                                                   f"lead, a major penalty card (Laws {law})", seat, t),), new)
 
 
 def _retraction_pending(state: TableState, board: BoardState) -> bool:
@@ -330,13 +335,12 @@ def _card_while_held(state: TableState, board: BoardState, held: Held, irr: Irre
                 and act.t - held.t <= state.policy.simultaneous_window
                 and state.code.law("simultaneous_leads_by_defenders")):
             # Law 58A: both defenders led at once: the proper leader's lead stands and his partner's
-            # card is deemed played after it (a major penalty card, Laws 57, 50)
-            state = _settle(state, irr.id, "superseded", option="leave_penalty_card" if situation.startswith(
-                "opening") else "reject", by=str(seat), deemed=f"made after {seat}'s lead (Law 58A)")
+            # card is deemed played after it, a major penalty card (Law 50); the alarm raised for it is
+            # the same irregularity, now seen for what it was
             board = _unhold(board, irr.id)
             rest = _card_in_order(evolve(state, board=board), board, act)
             assert rest.state.board is not None
-            after = _simultaneous_lead(rest.state, rest.state.board, offender, held.card, act.card, act.t)
+            after = _simultaneous_lead(rest.state, rest.state.board, offender, held.card, act.card, act.t, irr.id)
             return Step(after.state, (*rest.events, *after.events), (*rest.irregularities, *after.irregularities))
         if seat is play.turn:
             # Law 53C: the proper leader leads in his own right; the card led out of turn goes back
