@@ -166,7 +166,6 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
     assert play is not None and board.contract is not None
     seat = act.seat
     declarer = board.contract.declarer
-    dummy = declarer.partner
     trick_no = play.trick_number
     rules = state.code.rules
     if not play.current.cards and seat.side is not declarer.side and _retraction_pending(state, board):
