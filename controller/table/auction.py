@@ -35,7 +35,7 @@ from controller.table.comparable import (
     _rule_oor_cancelled,
     _waiting_replacement,
 )
-from controller.table.penalties import _lead_options_due
+from controller.table.penalties import _designation_due, _lead_options_due
 from controller.table.record import _as_if_not_made, _without_calls
 from controller.table.state import BoardState, Event, Phase, Step, TableState
 from controller.table.timing import _since_last_act, _timed
@@ -290,6 +290,10 @@ def _apply_call(state: TableState, board: BoardState, seat: Seat, call: Call, t:
         events.append(Event("contract", str(contract), contract.declarer, t))
         state, board, more = _lead_options_due(evolve(state, board=board), board, t)
         events.extend(more)
+        if board.penalty_cards:
+            # the opening leader himself with two or more penalty cards: declarer designates (Law 51)
+            state, board, more, _ = _designation_due(state, board, t)
+            events.extend(more)
     return evolve(state, board=board), board, events
 
 

@@ -303,6 +303,17 @@ def _card_while_held(state: TableState, board: BoardState, held: Held, irr: Irre
     if situation in ("lead_restriction_from_withdrawn_call", "major_pc_partner_on_lead"):
         return _reject(state, f"{act.card} by {seat}: declarer's lead option {irr.id} (Law {irr.law}) "
                        "is awaited", act)
+    if situation == "penalty_cards_designation" and seat is not offender and held.card in \
+            r.penalty_cards_to_designate(play, offender, board.obligations, board.penalty_cards):
+        # D 51, 2017 51A: the defender put down one of the penalty cards declarer could designate and
+        # declarer played on: the table has taken that card as the one played
+        state = _settle(state, irr.id, "accepted", option="designate", card=str(held.card), by=str(seat))
+        board = _unhold(board, irr.id)
+        state, board, events, irrs = _play(evolve(state, board=board), board, offender, held.card, held.t, "")
+        first = Event("accepted", f"{irr.id}: {seat} played on: {held.card} is the penalty card {offender} plays "
+                      f"(Law {irr.law})", seat, act.t)
+        rest = _card(state, act)
+        return Step(rest.state, (first, *events, *rest.events), (*irrs, *rest.irregularities))
     if situation == "penalty_cards_designation":
         return _reject(state, f"{act.card} by {seat}: declarer's designation of {offender}'s penalty card "
                        f"{irr.id} (Law {irr.law}) is awaited", act)
