@@ -61,10 +61,15 @@ def _ruling(state: TableState, act: a.Ruling) -> Step:
                        f"Law {target.law}): {problem}", act)
     try:
         # the arbiter's time is nobody's think, nor is a card or call the ruling puts in
-        state, events = _apply_ruling(_pause_timers(state, target, act.t), target, act.option, args, act.t)
+        paused = _pause_timers(state, target, act.t)
+        state, events = _apply_ruling(paused, target, act.option, args, act.t)
     except _Refused as exc:
         return _reject(before, f"ruling {act.option!r} on irregularity {target.id} ({target.situation}, "
                        f"Law {target.law}): {exc}", act)
+    board = state.board
+    if board is not None and paused.board is not None and board.last_t != paused.board.last_t:
+        # a card or call the ruling put in is made now: the next player thinks from the ruling on
+        state = evolve(state, board=evolve(board, last_t=act.t))
     state = _settle(state, target.id, "ruled", option=act.option, **args)
     state = evolve(state, before_ruling=(*before.before_ruling[-19:], (target.id, before)))
     return Step(state, (Event("ruling", f"{target.id} {act.option}", None, act.t), *events))
