@@ -168,7 +168,7 @@ _AUCTION: tuple[Row, ...] = (
                                   codes=_BEFORE_2017),
                               Arg("artificial", "flag", False,
                                   "the insufficient bid or its replacement is artificial (27B1a)",
-                                  codes=_BEFORE_2017)),
+                                  codes=(*_BEFORE_2017, D2017))),
                by_code=((D2017, "{lho} does not accept: {offender}'s next call replaces {call}, and the arbiter "
                                 "judges it: the lowest sufficient bid in the same denomination, or a comparable "
                                 "call, costs nothing (the arbiter may adjust after the play); any other call bars "

@@ -148,8 +148,8 @@ RUBBER_LAWS: dict[str, str] = DUPLICATE_LAWS | {
 DUPLICATE2017_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     # Laws of Duplicate Bridge 2017 (WBF; ACBL from 25 Sept 2017): LAWS2017.md sections 1 and 2
     "wrong_board": "7, 15, 17",
-    "call_out_of_rotation": "23, 28-32",
-    "insufficient_bid": "23, 27",
+    "call_out_of_rotation": "28-32",
+    "insufficient_bid": "27",
     "comparable_call": "23",
     "pass_oor_before_any_bid": "30A, 30B1",
     "pass_oor_rho_turn_after_bid": "30A",

@@ -30,6 +30,7 @@ from controller.seats import Seat
 from controller.table._common import _drop, _hold, _oblige, _raise, _Refused, _reject, _settle, _unhold
 from controller.table.closing import _close
 from controller.table.comparable import (
+    _lowest_without_judgement,
     _hold_replacement,
     _rule_comparable,
     _rule_oor_cancelled,
@@ -96,6 +97,11 @@ def _call_in_order(state: TableState, board: BoardState, act: a.MakeCall) -> Ste
         events.append(Event("irregularity", irr.situation, act.seat, act.t))
         return Step(evolve(state, board=board), tuple(events), (irr,))
     waiting = _waiting_replacement(state, board, act.seat) if act.seat is auction.turn else None
+    if waiting is not None and _lowest_without_judgement(board, waiting, act.call):
+        board = evolve(board, obligations=tuple(o for o in board.obligations if o is not waiting))
+        events.append(Event("rectification", f"{act.call} is the lowest sufficient bid in the denomination of "
+                            f"{waiting.call}: no rectification (Law 27B1(a))", act.seat, act.t))
+        waiting = None
     if waiting is not None:
         # 2017 Law 23: the call replacing a cancelled one waits for the arbiter's judgement
         held = _hold_replacement(state, board, waiting, act)
@@ -498,7 +504,8 @@ def _rule_call(state: TableState, board: BoardState, irr: Irregularity, held: He
         # the arbiter's findings: a substitute of the same meaning (D 27B1(b); R 27B), or an
         # artificial bid, insufficient or substitute, so the lowest sufficient bid in the same
         # denomination is no longer free of rectification (D 27B1(a); R 27A)
-        mode = ("comparable" if rules.comparable_call  # 2017: the arbiter judges the replacement (23, 27B)
+        mode = (("comparable_artificial" if args.get("artificial") is True else "comparable")
+                if rules.comparable_call  # 2017: the arbiter judges the replacement (23, 27B)
                 else "no_rectification" if args.get("same_meaning") is True
                 else "artificial" if args.get("artificial") is True else "insufficient")
         # D 31A1 / R 31B1: a bid out of rotation repeated as required but insufficient is then

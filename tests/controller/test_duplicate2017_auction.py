@@ -79,23 +79,29 @@ INSUFFICIENT = [{"seat": "N", "call": "1H"}, {"seat": "E", "call": "1D"},
                 {"ruling": {"id": 1, "option": "correct"}}]
 
 
-def test_lowest_sufficient_bid_in_the_same_denomination_is_free_in_2008_and_judged_by_the_arbiter_in_2017_law_27b1a(
-) -> None:
+def test_lowest_sufficient_bid_in_the_same_denomination_is_free_at_once_in_2008_and_2017_law_27b1a() -> None:
     """D 27B1(a) (seed 002): the lowest sufficient bid in the same denomination, no rectification, at
-    once. 2017 27B1(a) (south-waikato transcription, [T]): the same result, "the same denomination(s)"
-    with no "not artificial" condition; the arbiter confirms it (option lowest_same_denomination)."""
+    once. 2017 27B1(a) (south-waikato transcription, [T]): the same result for "the same
+    denomination(s)": Law 23 plays no part, so nothing waits for a comparable-call judgement (issue
+    23, B9). Only when the arbiter, correcting it, found a bid artificial (the denominations it
+    specifies are then his to judge) is the replacement held for him."""
     old, _ = _play("duplicate", [*INSUFFICIENT, {"seat": "E", "call": "2D"}])
     assert old.board is not None and [str(c) for c in old.board.auction.calls] == ["1H", "2D"]
     assert _obligations(old) == set()
     new, _ = _play("duplicate2017", [*INSUFFICIENT, {"seat": "E", "call": "2D"}])
-    irr = _latest(new)
-    assert (irr.situation, irr.law, irr.chooser) == ("comparable_call", "23", "arbiter")
-    assert irr.options == ("lowest_same_denomination", "comparable", "not_comparable")
-    assert new.board is not None and [str(c) for c in new.board.auction.calls] == ["1H"]  # held
-    new, _ = _play("duplicate2017", [*INSUFFICIENT, {"seat": "E", "call": "2D"},
-                                     {"ruling": {"id": 2, "option": "lowest_same_denomination"}}])
+    assert [(i.situation, i.law) for i in new.irregularities] == [("insufficient_bid", "27")]
     assert new.board is not None and [str(c) for c in new.board.auction.calls] == ["1H", "2D"]
     assert _obligations(new) == set()
+    artificial = [{"seat": "N", "call": "1H"}, {"seat": "E", "call": "1D"},
+                  {"ruling": {"id": 1, "option": "correct", "artificial": True}}, {"seat": "E", "call": "2D"}]
+    held, _ = _play("duplicate2017", artificial)
+    irr = _latest(held)
+    assert (irr.situation, irr.law, irr.chooser) == ("comparable_call", "23", "arbiter")
+    assert irr.options == ("lowest_same_denomination", "comparable", "not_comparable")
+    assert held.board is not None and [str(c) for c in held.board.auction.calls] == ["1H"]  # held
+    ruled, _ = _play("duplicate2017", [*artificial, {"ruling": {"id": 2, "option": "lowest_same_denomination"}}])
+    assert ruled.board is not None and [str(c) for c in ruled.board.auction.calls] == ["1H", "2D"]
+    assert _obligations(ruled) == set()
 
 
 def test_another_bid_bars_partner_in_2008_but_a_comparable_call_costs_nothing_in_2017_law_27b1b_23a() -> None:
