@@ -30,8 +30,8 @@ from controller.seats import Seat
 from controller.table._common import _drop, _hold, _oblige, _raise, _Refused, _reject, _settle, _unhold
 from controller.table.closing import _close
 from controller.table.comparable import (
-    _lowest_without_judgement,
     _hold_replacement,
+    _lowest_without_judgement,
     _rule_comparable,
     _rule_oor_cancelled,
     _waiting_replacement,
