@@ -67,11 +67,21 @@ def _section(sit: Situation) -> list[str]:
             what += " <br>Offered only when the withdrawn call named a suit."
         if option.only_if == "lowest_same_denomination":
             what += " <br>Offered only when the call is the lowest sufficient bid in that denomination."
+        if option.not_if in _NOT_IF:
+            what += f" <br>Not offered {_NOT_IF[option.not_if]}."
         if option.codes:
             what += " <br>Only in " + ", ".join(_CODE_TITLES[c] for c in option.codes) + "."
         args = "<br>".join(_arg_line(a) for a in option.args) or "—"
         out.append(f"| `{option.code}` | {_cell(what)} | {_cell(args)} |")
     return [*out, ""]
+
+
+_NOT_IF = {
+    "dummy_seen": "once declarer could have seen dummy's cards (Law 54)",
+    "dummy_seen_keeps_declarer": "once declarer could have seen dummy's cards, where he then stays declarer "
+                                 "(2017 Law 54C)",
+}
+"""The words of the page for an option's ``not_if`` condition."""
 
 
 def markdown() -> str:

@@ -348,14 +348,14 @@ _LEADS: tuple[Row, ...] = (
         Option("accept_see_dummy", "{declarer} accepts the lead of {card}: dummy is faced and {declarer} plays "
                                    "second to the trick"),
         Option("accept_become_dummy", "{declarer} accepts the lead of {card} and spreads his own hand: {dummy} "
-                                      "becomes declarer"),
+                                      "becomes declarer", not_if="dummy_seen_keeps_declarer"),
         Option("require_suit", "{declarer} refuses the lead and requires {partner} to lead {suit}; {card} goes "
-                               "back to {offender}'s hand", (_suit("suit to lead", "card_suit"),)),
+                               "back to {offender}'s hand", (_suit("suit to lead", "card_suit"),), not_if="dummy_seen"),
         Option("forbid_suit", "{declarer} refuses the lead and forbids {partner} to lead {suit} while he keeps "
                               "the lead; {card} goes back to {offender}'s hand",
-               (_suit("suit forbidden", "card_suit"),)),
+               (_suit("suit forbidden", "card_suit"),), not_if="dummy_seen"),
         Option("leave_penalty_card", "{declarer} refuses the lead: {card} stays face up as a major penalty card "
-                                     "and {partner} leads any card"),
+                                     "and {partner} leads any card", not_if="dummy_seen"),
     ), note="Declarer must accept the lead once he could have seen dummy's cards (2008 Law 54B; 2017 Law 54C, "
             "and then he stays declarer: he may not spread his hand).", codes=_WITH_AUCTION),
     Row("opening_lead_face_down_out_of_turn", ("lead_out_of_turn",), "the defender who led out of turn", "arbiter", (

@@ -62,6 +62,14 @@ def _relabel(state: TableState, board: BoardState, id_: int, situation: str, det
     return evolve(state, irregularities=irrs)
 
 
+def _reoffer(state: TableState, id_: int, conditions: frozenset[str]) -> TableState:
+    """Irregularity ``id_`` offering what its situation allows under ``conditions`` now (the table
+    moved on while it waited: e.g. dummy's cards were faced, Law 54)."""
+    irrs = tuple(evolve(i, options=catalogue.situation_named(i.situation).offered(conditions, state.code.name))
+                 if i.id == id_ else i for i in state.irregularities)
+    return evolve(state, irregularities=irrs)
+
+
 def _settle(state: TableState, id_: int, status: str, **ruling: object) -> TableState:
     """The state with irregularity ``id_`` given ``status`` and its ruling (or its acceptance)."""
     irrs = tuple(evolve(i, status=status, ruling=tuple(ruling.items()) or i.ruling)

@@ -119,8 +119,8 @@ def _apply_ruling(state: TableState, irr: Irregularity, option: str, args: dict[
         if situation == "w_opening_lead_by_dealers_rho":
             return _rule_w_opening_lead(state, board, irr, held, option, args, t)
         return _rule_lead(state, board, irr, held, option, args, t)
-    if situation == "play_at_rho_turn":
-        return state, []  # noted: the penalty card is already on the table (2017 Law 57D)
+    if situation in ("play_at_rho_turn", "legal_card_at_rho_turn"):
+        return state, []  # noted: the penalty card is on the table, or the card waits for its turn (2017 57D)
     if kind == "premature_play":
         return _rule_premature(state, board, irr, held, option, args)
     if kind == "failure_to_play_penalty_card":

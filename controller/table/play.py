@@ -28,6 +28,7 @@ from controller.table._common import (
     _Refused,
     _reject,
     _relabel,
+    _reoffer,
     _settle,
     _suit_arg,
     _unhold,
@@ -130,9 +131,19 @@ def _hold_card(state: TableState, board: BoardState, situation: str, seat: Seat,
     not the hand the card came from (declarer for a card of dummy's, Laws 45, 55)."""
     # D 41A: the arbiter has a face-down lead out of turn returned (the catalogue's chooser)
     state, board, irr = _raise(state, board, situation, seat if offender is None else offender,
-                               detail or f"{seat} {act.card}", act.t, trick)
+                               detail or f"{seat} {act.card}", act.t, trick, conditions=_lead_conditions(state, board))
     board = _hold(board, Held(irr.id, seat, card=act.card, t=act.t))
     return Step(evolve(state, board=board), (Event("irregularity", situation, seat, act.t),), (irr,))
+
+
+def _lead_conditions(state: TableState, board: BoardState) -> frozenset[str]:
+    """What the table knows that limits declarer's choice over an opening lead out of turn (Law 54):
+    whether he could have seen dummy's cards, and then whether he stays declarer (2017 54C)."""
+    if board.contract is None or not any(s is board.contract.declarer.partner for s, _ in board.faced):
+        return frozenset()
+    if state.code.rules.seen_dummy_keeps_declarer:
+        return frozenset(("dummy_seen", "dummy_seen_keeps_declarer"))
+    return frozenset(("dummy_seen",))
 
 
 def _extra_card(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
@@ -403,6 +414,12 @@ def _face(state: TableState, act: a.FaceCards) -> Step:
                 return Step(state, (*events, Event("accepted", f"{irr.id}: declarer faced his hand "
                                                    "and becomes dummy (Law 54A)", act.seat, act.t),
                                     *more))
+    if play is not None and board.contract is not None and act.seat is board.contract.declarer.partner:
+        for held in board.held:
+            irr = state.irregularity(held.source)
+            if irr is not None and irr.situation == "opening_lead_out_of_turn" and irr.status == "awaiting_ruling":
+                # declarer can now see dummy's cards: only what Law 54 still allows is offered
+                state = _reoffer(state, irr.id, _lead_conditions(state, board))
     if play is not None and play.hands[act.seat] is None and act.seat is play.dummy:
         hands = list(play.hands)
         hands[act.seat] = frozenset(act.cards)

@@ -52,7 +52,9 @@ def test_declarer_who_saw_dummy_may_become_dummy_in_2008_not_in_2017_law_54c() -
     assert not _rejected(steps[-1]) and old.board is not None and old.board.contract is not None
     assert str(old.board.contract.declarer) == "S"
     new, steps = _play("duplicate2017", lines)
-    assert "54C" in _rejected(steps[-1])
+    # once dummy is faced the option is no longer offered (issue 23, B10): the ruling is refused
+    assert new.irregularities[0].options == ("accept_see_dummy",)
+    assert "'accept_become_dummy' is not offered" in _rejected(steps[-1])
     assert new.board is not None and new.board.contract is not None and str(new.board.contract.declarer) == "N"
 
 
