@@ -58,6 +58,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("deck_problem", "Problem with the cards", ("redeal", "continue", "adjust")),
     Kind("wrong_board", "Wrong board or board rotated", ("continue", "redeal", "adjust")),
     Kind("tempo", "Hesitation (tempo note)", ("note", "dismiss")),
+    Kind("table_departs_from_record", "The table went on past an irregularity", ("resync", "rule")),
     # 1905 declaration irregularities (W 46-48, 54-55): the named opponent lets the act
     # stand, or claims a new deal / has the double struck out
     Kind("w_trump_named_by_partner_uninvited", "Trump named by the dealer's partner uninvited",
@@ -394,6 +395,19 @@ _LEADS: tuple[Row, ...] = (
         codes=(D2017, "rubber", "chicago")),
 )
 
+_RECORD: tuple[Row, ...] = (
+    Row("table_departs_from_record", ("table_departs_from_record",), "nobody: the players went on", "arbiter", (
+        Option("resync", "the arbiter confirms the table as it is: the calls and cards stand as the players made "
+                         "them, and the irregularities they went past are settled as the table shows"),
+        Option("rule", "the arbiter rules on the irregularities the players went past (their own options); the "
+                       "record keeps the table as it is until he does"),
+    ), title="The table went on while an irregularity awaited its ruling",
+        note="The controller never applies a rectification the players have not made: when they go on past an "
+             "irregularity that awaits its ruling, the record follows the cards and calls on the table and this "
+             "is raised once per board, whatever follows, until the arbiter answers it.",
+        codes=("duplicate", D2017)),
+)
+
 _PLAY: tuple[Row, ...] = (
     Row("premature_lead_by_defender", ("premature_play",), "the defender who led to the next trick early",
         "declarer", _PREMATURE, title="Premature lead by a defender"),
@@ -550,6 +564,6 @@ _DECLARATION_1905: tuple[Row, ...] = (
 )
 
 SITUATIONS: tuple[Row, ...] = (
-    *(replace(row, codes=row.codes or _WITH_AUCTION) for row in _AUCTION), *_LEADS, *_PLAY,
+    *(replace(row, codes=row.codes or _WITH_AUCTION) for row in _AUCTION), *_LEADS, *_PLAY, *_RECORD,
     *(replace(row, codes=("bridge1905",)) for row in _DECLARATION_1905))
 """Every situation the table can see, in the catalogue's order."""

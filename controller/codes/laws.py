@@ -86,6 +86,9 @@ DUPLICATE_LAWS: dict[str, str] = {
     "hesitation": "16, 73",
     "unusual_hesitation": "16, 73",
     "skip_bid_wait": "73",
+    # the players went on past an irregularity awaiting its ruling: the Director's powers (81C) and
+    # his rectification of the record (82A)
+    "table_departs_from_record": "81C, 82A",
     # the citations of the table's own messages ("cite:" keys: the words inside the brackets)
     "cite:auction_reopened": "Law 34; D 17E",
     "cite:proper_leader_leads": "Law 53C",
@@ -142,6 +145,7 @@ RUBBER_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     "hesitation": "16, Proprieties 2",
     "unusual_hesitation": "16, Proprieties 2",
     "skip_bid_wait": "App. 2",
+    "table_departs_from_record": "",
     "cite:barred_call": "R 37",
 }
 

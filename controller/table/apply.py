@@ -20,6 +20,7 @@ from controller.table.auction import _rule_call, _rule_call_after_close, _rule_s
 from controller.table.bridge1905 import _declaration_done, _rule_w_opening_lead
 from controller.table.claims import _rule_claim
 from controller.table.closing import _close
+from controller.table.comparable import _rule_comparable_in_record
 from controller.table.penalties import _add_penalty_card, _rule_exposed
 from controller.table.play import (
     _rule_designation,
@@ -28,6 +29,7 @@ from controller.table.play import (
     _rule_premature,
     _rule_two_cards,
 )
+from controller.table.record import _rule_departure
 from controller.table.revokes import _rule_after_play, _rule_revoke
 from controller.table.state import BoardState, Event, Phase, Step, TableState
 from controller.table.timing import _pause_timers
@@ -103,6 +105,10 @@ def _apply_ruling(state: TableState, irr: Irregularity, option: str, args: dict[
         return _rule_designation(state, board, irr, held, args, t)
     if situation == "call_after_auction_closed":
         return _rule_call_after_close(state, board, irr, held)
+    if situation == "table_departs_from_record":
+        return _rule_departure(state, board, option, t)
+    if situation == "comparable_call" and held is None:
+        return _rule_comparable_in_record(state, board, irr, option, t)
     if irr.id in dict(board.standing):
         return _rule_standing_inadmissible(state, board, irr, option, t)
     if option == "as_if_not_made":

@@ -37,7 +37,7 @@ from controller.table.comparable import (
     _waiting_replacement,
 )
 from controller.table.penalties import _designation_due, _lead_options_due
-from controller.table.record import _as_if_not_made, _without_calls
+from controller.table.record import _as_if_not_made, _departs, _without_calls
 from controller.table.state import BoardState, Event, Phase, Step, TableState
 from controller.table.timing import _since_last_act, _timed
 from controller.tempo import ActKind, is_skip_bid, skip_bid_wait
@@ -135,8 +135,7 @@ def _call_while_held(state: TableState, board: BoardState, held: Held, act: a.Ma
     offender = held.seat
     auction = board.auction
     if irr.situation == "comparable_call":
-        return _reject(state, f"{act.seat} {act.call}: {offender}'s {held.call} awaits the arbiter's judgement "
-                       f"(comparable call or not, Law {irr.law})", act)
+        return _table_goes_on(state, board, irr, held, act)
     if irr.kind in _ACCEPTABLE_BY_LHO and act.seat is offender.lho:
         # Laws 27A, 29A: LHO calling over it accepts it (at LHO's turn in the first round,
         # where 28B would cancel it instead, acceptance is chosen: the arbiter may undo)
@@ -187,9 +186,28 @@ def _call_while_held(state: TableState, board: BoardState, held: Held, act: a.Ma
                                            timed=False, irregular=True)
         rest = _call_in_order(state, board, act)
         return Step(rest.state, (*events, *rest.events), rest.irregularities)
-    who = f"; {offender.lho} may accept it by calling" if irr.kind in _ACCEPTABLE_BY_LHO else ""
-    return _reject(state, f"{act.seat} {act.call}: irregularity {irr.id} ({irr.situation}, Law "
-                   f"{irr.law}) awaits the arbiter's ruling{who}", act)
+    return _table_goes_on(state, board, irr, held, act)
+
+
+def _table_goes_on(state: TableState, board: BoardState, irr: Irregularity, held: Held, act: a.MakeCall) -> Step:
+    """A call while an irregular call awaits its ruling, the law giving it no meaning of its own: the
+    players went on over it. The held call stands in the record as made (the arbiter may still rule
+    on it), the call is taken in order, and the arbiter is told once (``record._departs``)."""
+    assert held.call is not None
+    board = _unhold(board, irr.id)
+    if irr.situation == "comparable_call":
+        # its judgement stays the arbiter's (Law 23): no bar is assumed meanwhile
+        board = evolve(board, obligations=tuple(o for o in board.obligations if not (
+            o.seat is held.seat and (o.kind == r.OOR_REPLACEMENT or (
+                o.kind == r.REPLACE_CALL and o.mode.startswith("comparable"))))))
+    state, board, more = _apply_call(evolve(state, board=board), board, held.seat, held.call, held.t,
+                                     timed=False, irregular=True)
+    state, board, told, raised = _departs(state, board, irr, act.seat, f"called {act.call}", act.t)
+    state = evolve(state, board=board)
+    if board.phase is not Phase.AUCTION:
+        return Step(state, (*told, *more), tuple(raised))
+    rest = _call_in_order(state, board, act)
+    return Step(rest.state, (*told, *more, *rest.events), (*raised, *rest.irregularities))
 
 
 def _inadmissible_stands(state: TableState, board: BoardState, irr: Irregularity, held: Held,

@@ -117,6 +117,24 @@ def _rule_comparable(state: TableState, board: BoardState, irr: Irregularity, he
     return state, [*events, *more]
 
 
+def _rule_comparable_in_record(state: TableState, board: BoardState, irr: Irregularity, option: str,
+                               t: float) -> tuple[TableState, list[Event]]:
+    """The arbiter's judgement of a replacement call the players went on over (it is in the record): a
+    comparable call costs nothing; one not comparable bars the partner from now on (once after a
+    call out of rotation, for the rest after an insufficient bid) and gives declarer the 26B choice."""
+    offender = irr.offender
+    if offender is None or board.phase.value != "auction":
+        raise _Refused("the auction is over: the arbiter adjusts the score after the play if he must (Law 23C)")
+    if option != "not_comparable":
+        return state, [Event("rectification", "the call stands without rectification (Law 23)", offender, t)]
+    partner = offender.partner
+    bar = r.PASS_ALL if irr.kind == "insufficient_bid" else r.PASS_ONCE
+    board = _oblige(board, Obligation(bar, partner, irr.id), Obligation(r.LEAD_OPT_26, partner, irr.id))
+    return evolve(state, board=board), [Event("rectification", f"the call is not comparable: {partner} must pass "
+                                              + ("for the rest of the auction" if bar == r.PASS_ALL else
+                                                 "at his next turn") + "; declarer may forbid one suit", partner, t)]
+
+
 def _oor_law(state: TableState, ob: Obligation, withdrawn: Call) -> str:
     """The paragraph of Laws 30-32 (2017) the waiting call out of rotation falls under."""
     source = state.irregularity(ob.source)

@@ -43,6 +43,7 @@ from controller.table.penalties import (
     _pending_designation,
     _pending_lead_option,
 )
+from controller.table.record import _departs
 from controller.table.state import BoardState, Event, Phase, Step, TableState
 from controller.table.tricks import _accept_lead, _play, _play_card, _swap_declarer
 from controller.values import evolve
@@ -312,8 +313,7 @@ def _card_while_held(state: TableState, board: BoardState, held: Held, irr: Irre
     offender = held.seat
     situation = irr.situation
     if situation in ("lead_restriction_from_withdrawn_call", "major_pc_partner_on_lead"):
-        return _reject(state, f"{act.card} by {seat}: declarer's lead option {irr.id} (Law {irr.law}) "
-                       "is awaited", act)
+        return _table_goes_on(state, board, held, irr, act)
     if situation == "penalty_cards_designation" and seat is not offender and held.card in \
             r.penalty_cards_to_designate(play, offender, board.obligations, board.penalty_cards):
         # D 51, 2017 51A: the defender put down one of the penalty cards declarer could designate and
@@ -326,8 +326,7 @@ def _card_while_held(state: TableState, board: BoardState, held: Held, irr: Irre
         rest = _card(state, act)
         return Step(rest.state, (first, *events, *rest.events), (*irrs, *rest.irregularities))
     if situation == "penalty_cards_designation":
-        return _reject(state, f"{act.card} by {seat}: declarer's designation of {offender}'s penalty card "
-                       f"{irr.id} (Law {irr.law}) is awaited", act)
+        return _table_goes_on(state, board, held, irr, act)
     if (situation == "opening_lead_out_of_turn" and seat is _declarer(board).partner
             and offender.side is not seat.side):
         # R 54A: declarer playing first from dummy accepts the lead; dummy's card may not be
@@ -387,8 +386,35 @@ def _card_while_held(state: TableState, board: BoardState, held: Held, irr: Irre
         state, board, events, irrs = _play(state, board, offender, held.card, held.t, "")
         rest = _card(state, act)
         return Step(rest.state, (*events, *rest.events), (*irrs, *rest.irregularities))
-    return _reject(state, f"{act.card} by {seat}: irregularity {irr.id} ({irr.situation}, Law "
-                   f"{irr.law}) awaits the ruling of {irr.chooser}", act)
+    if situation == "lead_out_of_turn_last_trick":
+        # the law lets nobody accept it: the card waits for the right hand's lead (R 53; 2017 53A)
+        return _reject(state, f"{act.card} by {seat}: irregularity {irr.id} ({irr.situation}, Law "
+                       f"{irr.law}) awaits the lead from the right hand", act)
+    return _table_goes_on(state, board, held, irr, act)
+
+
+def _table_goes_on(state: TableState, board: BoardState, held: Held, irr: Irregularity, act: a.PlayCard) -> Step:
+    """A card while a card held for a ruling waits, the law giving it no meaning of its own: the players
+    went on. The held card is in the record as the table has it (played in turn, a lead standing, or a
+    card played early that counts at its turn), the new card is taken as any other, and the arbiter is
+    told once (``record._departs``); the irregularity gone past still awaits him."""
+    play = board.play
+    assert play is not None and held.card is not None
+    board = _unhold(board, irr.id)
+    state = evolve(state, board=board)
+    events: list[Event] = []
+    raised: list[Irregularity] = []
+    if held.seat is play.turn:
+        state, board, events, raised = _play(state, board, held.seat, held.card, held.t, "")
+    elif not play.current.cards:
+        state, board, events = _accept_lead(state, board, held.seat, held)
+    else:
+        board = evolve(board, deferred=(*board.deferred, (held.seat, held.card)))
+        events = [Event("deferred", f"{held.card} counts when {held.seat}'s turn comes", held.seat, act.t)]
+    state, board, told, more = _departs(evolve(state, board=board), board, irr, act.seat, f"played {act.card}",
+                                        act.t)
+    rest = _card(evolve(state, board=board), act)
+    return Step(rest.state, (*told, *events, *rest.events), (*raised, *more, *rest.irregularities))
 
 
 def _face(state: TableState, act: a.FaceCards) -> Step:

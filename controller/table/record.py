@@ -1,4 +1,9 @@
-"""The record kept with the cards on the table: a call the table went on over stays as it was made.
+"""The record kept with the cards on the table: what the players went on over stays as it was made.
+
+The controller never applies a rectification the players have not made at the table. When they go
+on past an irregularity that awaits its ruling, the call or card held for it is put in the record as
+the table has it and the arbiter is told once (``_departs``: ``table_departs_from_record``, Laws 81C,
+82A), with the choice of confirming the table or ruling himself (``_rule_departure``).
 
 An inadmissible double or redouble nobody drew attention to (Law 36) stays in the auction record
 as the players made it; once the opening lead is faced, the 2017 code plays and scores the contract
@@ -9,7 +14,9 @@ from __future__ import annotations
 
 from controller.auction import Auction
 from controller.contract import Contract
-from controller.table._common import _settle
+from controller.irregularities import Irregularity
+from controller.seats import Seat
+from controller.table._common import _raise, _settle
 from controller.table.state import BoardState, Event, TableState
 from controller.values import evolve
 
@@ -52,3 +59,37 @@ def _opening_lead_faced(state: TableState, board: BoardState, t: float) -> tuple
             board = state.board if state.board is not None else board
             events.extend(more)
     return state, board, events
+
+
+def _departs(state: TableState, board: BoardState, bypassed: Irregularity, seat: Seat, what: str,
+             t: float) -> tuple[TableState, BoardState, list[Event], list[Irregularity]]:
+    """``seat`` went on (``what``) while ``bypassed`` awaited its ruling: the caller has put the held call
+    or card in the record as the table has it; here the board remembers what was gone past and the
+    arbiter is told once (``table_departs_from_record``, Laws 81C, 82A) while that alert is open."""
+    board = evolve(board, bypassed=(*board.bypassed, bypassed.id))
+    events = [Event("record_follows_table", f"{seat} {what} while {bypassed.id} ({bypassed.situation}) awaited "
+                    "its ruling: the record follows the table", seat, t)]
+    law = state.code.law("table_departs_from_record")
+    open_alert = any(i is not None and i.situation == "table_departs_from_record" and i.status == "awaiting_ruling"
+                     for i in map(state.irregularity, board.irregularity_ids))
+    if not law or open_alert:
+        return evolve(state, board=board), board, events, []
+    trick = board.play.trick_number if board.play is not None else None
+    state, board, irr = _raise(state, board, "table_departs_from_record", None,
+                               f"{seat} {what} while irregularity {bypassed.id} ({bypassed.situation}) awaited its "
+                               "ruling: the record follows the table", t, trick)
+    return state, board, events, [irr]
+
+
+def _rule_departure(state: TableState, board: BoardState, option: str, t: float) -> tuple[TableState, list[Event]]:
+    """The arbiter's answer: ``resync`` settles what the players went past as the table shows it;
+    ``rule`` leaves those irregularities to his own rulings."""
+    if option == "rule":
+        return state, [Event("record_follows_table", "the arbiter rules on the irregularities gone past", None, t)]
+    for id_ in board.bypassed:
+        irr = state.irregularity(id_)
+        if irr is not None and irr.status == "awaiting_ruling":
+            state = _settle(state, id_, "accepted", by="table")
+    board = evolve(board, bypassed=())
+    return evolve(state, board=board), [Event("record_follows_table", "the arbiter confirms the table as it is",
+                                              None, t)]

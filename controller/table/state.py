@@ -72,7 +72,8 @@ class BoardState:
     once declarer had played from both hands (Law 57C: no rectification), judged as a lead
     when the trick is complete. ``standing``: (irregularity id, index in the auction) of an
     inadmissible double or redouble the table called over before any ruling: it stays in the
-    record as made and awaits the arbiter (Law 36).
+    record as made and awaits the arbiter (Law 36). ``bypassed``: the irregularities the players went on
+    past before their ruling (the record followed the table; ``table_departs_from_record``).
     """
 
     index: int
@@ -102,6 +103,7 @@ class BoardState:
     deferred: tuple[tuple[Seat, Card], ...] = ()
     early_leads: tuple[tuple[Seat, Card, float], ...] = ()
     standing: tuple[tuple[int, int], ...] = ()
+    bypassed: tuple[int, ...] = ()
     lead_options_for: int = 0
     start_t: float = 0.0
     last_t: float | None = None
