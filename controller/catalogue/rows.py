@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from controller.catalogue import Arg, Kind, Option
+from controller.codes import CODES_BEFORE_2017, CODES_WITH_AUCTION
 
 __all__ = ["KINDS", "SITUATIONS", "Row"]
 
@@ -78,10 +79,8 @@ def _suit(label: str, choices: str = "") -> Arg:
     return Arg("suit", "suit", True, label, choices)
 
 
-_WITH_AUCTION = ("duplicate", "duplicate2017", "rubber", "chicago")
-"""The codes with an auction (the 1905 game has a declaration instead, W 45)."""
-_BEFORE_2017 = ("duplicate", "rubber", "chicago")
-"""The codes with an auction whose rectifications predate the 2017 Laws."""
+_WITH_AUCTION = CODES_WITH_AUCTION
+_BEFORE_2017 = CODES_BEFORE_2017
 D2017 = "duplicate2017"
 
 _TRICKS_DECLARER = Arg("tricks", "tricks", True, "declarer's tricks in all", unknown="the number of tricks he decides")

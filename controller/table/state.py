@@ -16,7 +16,7 @@ from controller import rulings as r
 from controller.auction import Auction
 from controller.calls import Call
 from controller.cards import Card, Suit
-from controller.codes import Code, Sheet, SheetEntry, code_named
+from controller.codes import LOG_DEFAULT_CODE, Code, Sheet, SheetEntry, code_named
 from controller.codes.bridge1905 import Declaration1905
 from controller.contract import Contract
 from controller.deal import Deal
@@ -169,7 +169,7 @@ class TableState:
     before_ruling: tuple[tuple[int, TableState], ...] = ()
 
     @classmethod
-    def new(cls, code: str = "duplicate", settings: dict[str, object] | None = None) -> TableState:
+    def new(cls, code: str = LOG_DEFAULT_CODE, settings: dict[str, object] | None = None) -> TableState:
         """A table with no board yet, playing ``code``; ValueError for an unusable setting."""
         settings = settings or {}
         c = code_named(code, settings)
