@@ -16,13 +16,13 @@ from controller import catalogue
 from controller.irregularities import Irregularity
 from controller.rulings import Held
 from controller.table._common import _declarer, _held_of, _Refused, _reject, _settle, _tricks_arg, _unhold
-from controller.table.auction import _rule_call, _rule_call_after_close, _rule_standing_inadmissible
+from controller.table.auction_rulings import _rule_call, _rule_call_after_close, _rule_standing_inadmissible
 from controller.table.bridge1905 import _declaration_done, _rule_w_opening_lead
 from controller.table.claims import _rule_claim
 from controller.table.closing import _close
 from controller.table.comparable import _rule_comparable_in_record
 from controller.table.penalties import _add_penalty_card, _rule_exposed
-from controller.table.play import (
+from controller.table.play_rulings import (
     _rule_designation,
     _rule_lead,
     _rule_lead_option,
