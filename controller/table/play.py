@@ -397,6 +397,14 @@ def _table_goes_on(state: TableState, board: BoardState, held: Held, irr: Irregu
     assert play is not None and held.card is not None
     board = _unhold(board, irr.id)
     state = evolve(state, board=board)
+    if not play.current.cards and held.seat is not play.turn and act.seat is play.turn:
+        # the player in turn leads: the table has taken the card led out of turn back (a face-down one,
+        # D 41A, goes back without rectification); the arbiter still rules on it if he must
+        first = Event("superseded", f"{irr.id}: {act.seat} led in turn; {held.card} is back in {held.seat}'s hand",
+                      act.seat, act.t)
+        state, board, told, raised = _departs(state, board, irr, act.seat, f"led {act.card}", act.t)
+        rest = _card_in_order(evolve(state, board=board), board, act)
+        return Step(rest.state, (*told, first, *rest.events), (*raised, *rest.irregularities))
     events: list[Event] = []
     raised: list[Irregularity] = []
     if held.seat is play.turn:
