@@ -402,9 +402,9 @@ def _table_goes_on(state: TableState, board: BoardState, held: Held, irr: Irregu
         # D 41A, goes back without rectification); the arbiter still rules on it if he must
         first = Event("superseded", f"{irr.id}: {act.seat} led in turn; {held.card} is back in {held.seat}'s hand",
                       act.seat, act.t)
-        state, board, told, raised = _departs(state, board, irr, act.seat, f"led {act.card}", act.t)
+        state, board, told, alert = _departs(state, board, irr, act.seat, f"led {act.card}", act.t)
         rest = _card_in_order(evolve(state, board=board), board, act)
-        return Step(rest.state, (*told, first, *rest.events), (*raised, *rest.irregularities))
+        return Step(rest.state, (*told, first, *rest.events), (*alert, *rest.irregularities))
     events: list[Event] = []
     raised: list[Irregularity] = []
     if held.seat is play.turn:

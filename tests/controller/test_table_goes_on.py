@@ -15,7 +15,7 @@ from controller.records.tablelog import action_of
 from controller.table import Step, TableState, step
 
 DEAL = "N:AKQJ.AKQ.AKQ.432 T98.JT9.JT9.AKQJ 765.876.8765.T98 432.5432.432.765"
-AUCTION = [{"seat": s, "call": c} for s, c in zip(
+AUCTION: list[dict[str, Any]] = [{"seat": s, "call": c} for s, c in zip(
     "NESWNESW", ["1NT", "Pass", "2NT", "Pass", "3NT", "Pass", "Pass", "Pass"], strict=True)]
 
 
@@ -61,7 +61,7 @@ def test_the_lead_made_before_declarers_lead_option_stands_when_dummy_plays_on_l
     """Law 50D: West has major penalty cards and East is on lead, so declarer may restrict East's
     lead. East leads before declarer speaks and dummy plays to it: the lead stands as the table has
     it (declarer in effect asked for nothing); the arbiter is told once and may still rule."""
-    lines = [*AUCTION[:3], {"seat": "W", "face": ["S2", "S3"]}, *AUCTION[3:],
+    lines: list[dict[str, Any]] = [*AUCTION[:3], {"seat": "W", "face": ["S2", "S3"]}, *AUCTION[3:],
              *_plays([("E", "HJ"), ("S", "H8"), ("W", "H5"), ("N", "HA")])]
     state, steps = _play("duplicate2017", lines)
     assert not _refused(steps)
