@@ -240,7 +240,7 @@ def _reverted(state: TableState, board: BoardState,
             continue
         later = auction.calls[index:]
         board = evolve(board, auction=before, call_times=board.call_times[:index],
-                       standing=tuple(x for x in board.standing if x[0] != id_))
+                       standing=tuple(x for x in board.standing if x[1] < index))
         by = auction.seats[index + 1] if index + 1 < len(auction.seats) else act.seat
         state = _settle(evolve(state, board=board), id_, "cancelled", option="cancel", by=str(by))
         return state, board, Event("cancelled", f"{id_}: {' '.join(str(c) for c in later)} cancelled at the "

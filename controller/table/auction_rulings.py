@@ -33,7 +33,7 @@ def _rule_standing_inadmissible(state: TableState, board: BoardState, irr: Irreg
         raise _Refused("the auction is over: the calls can no longer be cancelled")
     rebuilt = _without_calls(board.auction, index)
     board = evolve(board, auction=rebuilt, call_times=board.call_times[:index],
-                   standing=tuple(x for x in board.standing if x[0] != irr.id))
+                   standing=tuple(x for x in board.standing if x[1] < index))
     return evolve(state, board=board), [Event("cancelled", f"{irr.id}: the call and every later call are "
                                               f"cancelled; {rebuilt.turn} calls (Law {irr.law})", rebuilt.turn, t)]
 
