@@ -57,6 +57,7 @@ from typing import Any
 
 from controller import actions as a
 from controller.cards import DECK
+from controller.codes import LOG_DEFAULT_CODE
 from controller.records.eventlog import (
     OUTPUT_KINDS,
     PUBLISHED_KINDS,
@@ -396,7 +397,7 @@ class Rebuilt:
 def session_start(session: Mapping[str, Any]) -> a.SessionStart:
     """The session line (at table time 0) of a log's ``session`` meta: the code and the table settings."""
     settings = dict(session)
-    code = str(settings.pop("code", "duplicate"))
+    code = str(settings.pop("code", LOG_DEFAULT_CODE))
     return a.SessionStart(code, tuple(settings.items()), 0.0)
 
 

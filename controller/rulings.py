@@ -551,8 +551,10 @@ def revoke_outcomes(play: Play, revokes: Iterable[RevokeRecord], penalty: str, b
             why.append((r.source, "revoke_exempt_dummy"))
             continue
         counted.append(r)
-    sides = {r.seat.side for r in counted}
-    if both_sides_exempt and len(sides) == 2:
+    # a revoke exempt from transfer (dummy's, a faced card's, a second one) is still a revoke of its
+    # side: both sides have revoked when each side has an established one (D 64: no transfer)
+    sides = {r.seat.side for r in revokes if r.established and r.exempt in ("", "faced_card")}
+    if both_sides_exempt and len(sides) == 2 and counted:
         why.extend((r.source, "revoke_exempt_both_sides") for r in counted)
         return (0, 0), (*notes, "both sides revoked: no transfer; the arbiter restores equity (D 64)"), tuple(why)
     lost = [0, 0]

@@ -75,6 +75,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, parse_qsl, urlencode
 
+from controller.codes import CODE_NAMES, TABLE_DEFAULT_CODE
 from controller.errors import BridgeTableError
 from controller.sensing import deck as deck_file
 from controller.sensing.deck import DeckError, DeckRegistry
@@ -100,11 +101,11 @@ __all__ = [
 ]
 
 SEATS = ("N", "E", "S", "W")
-CODES = ("duplicate", "duplicate2017", "rubber", "chicago", "bridge1905")
-DEFAULT_CODE = "duplicate2017"
+CODES = CODE_NAMES
+DEFAULT_CODE = TABLE_DEFAULT_CODE
 """A table config that names no code plays the 2017 Laws of Duplicate Bridge, the code clubs
 play today; ``duplicate`` (the 2008 code) must be named. (``tablectl replay`` of a log or a
-record without a session line still assumes ``duplicate``: the contract of its report.)"""
+record without a session line still assumes ``duplicate``: ``controller.codes.LOG_DEFAULT_CODE``.)"""
 SCHEMES = ("nfc", "gpio", "sim", "serial")
 BIDDING_BOX_SLOTS: tuple[str, ...] = (
     *(f"{level}{strain}" for level in range(1, 8) for strain in ("C", "D", "H", "S", "NT")),

@@ -32,6 +32,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
 
+from controller.codes import TABLE_DEFAULT_CODE
 from controller.errors import BridgeTableError
 from controller.sensing.deck import DeckRegistry
 from drivers.config import PUBLIC_RECORDS, Listen, TableConfig, hash_pin, load_deck, verify_pin
@@ -515,7 +516,7 @@ def _demo_table(args: argparse.Namespace, server: ServerOptions, sock: socket.so
     if args.no_tempo:
         settings["timing"] = False
     setup = TableSetup(
-        name="Demo table", code="duplicate2017", settings=settings,
+        name="Demo table", code=TABLE_DEFAULT_CODE, settings=settings,
         decks=Registry.from_mapping({"deck1": deck}), deck="deck1",
         boards={b.tag: b.number for b in boards}, hand_record={b.number: b.start for b in boards},
         speed=args.speed)

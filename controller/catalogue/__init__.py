@@ -162,7 +162,8 @@ class Option:
     ``sentence`` names who chooses and what happens next, with ``{placeholders}``
     (``PLACEHOLDERS`` and the option's argument names); ``by_code`` replaces it where a code
     rectifies differently; ``only_if`` names a condition the table must report for the
-    option to be offered (``named_suit``: the withdrawn call named a suit, Law 26A);
+    option to be offered (``named_suit``: the withdrawn call named a suit, Law 26A); ``not_if``
+    one that withdraws it (``dummy_seen``: declarer could have seen dummy's cards, Law 54);
     ``codes``: the codes that have the option (empty: every code of the situation).
     """
 
@@ -172,6 +173,7 @@ class Option:
     by_code: tuple[tuple[str, str], ...] = ()
     only_if: str = ""
     codes: tuple[str, ...] = ()
+    not_if: str = ""
 
     def __post_init__(self) -> None:
         if not set(self.codes) <= set(CODE_NAMES):
@@ -256,7 +258,8 @@ class Situation:
 
     def offered(self, conditions: frozenset[str] = frozenset(), code: str | None = None) -> tuple[str, ...]:
         """The option codes the table offers in ``code``, given the ``conditions`` it found true."""
-        return tuple(o.code for o in self.options_in(code) if not o.only_if or o.only_if in conditions)
+        return tuple(o.code for o in self.options_in(code)
+                     if (not o.only_if or o.only_if in conditions) and o.not_if not in conditions)
 
 
 # --- the text of cards, calls and laws ------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from controller.catalogue import Arg, Kind, Option
+from controller.codes import CODES_BEFORE_2017, CODES_WITH_AUCTION
 
 __all__ = ["KINDS", "SITUATIONS", "Row"]
 
@@ -58,6 +59,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("deck_problem", "Problem with the cards", ("redeal", "continue", "adjust")),
     Kind("wrong_board", "Wrong board or board rotated", ("continue", "redeal", "adjust")),
     Kind("tempo", "Hesitation (tempo note)", ("note", "dismiss")),
+    Kind("table_departs_from_record", "The table went on past an irregularity", ("resync", "rule")),
     # 1905 declaration irregularities (W 46-48, 54-55): the named opponent lets the act
     # stand, or claims a new deal / has the double struck out
     Kind("w_trump_named_by_partner_uninvited", "Trump named by the dealer's partner uninvited",
@@ -77,10 +79,8 @@ def _suit(label: str, choices: str = "") -> Arg:
     return Arg("suit", "suit", True, label, choices)
 
 
-_WITH_AUCTION = ("duplicate", "duplicate2017", "rubber", "chicago")
-"""The codes with an auction (the 1905 game has a declaration instead, W 45)."""
-_BEFORE_2017 = ("duplicate", "rubber", "chicago")
-"""The codes with an auction whose rectifications predate the 2017 Laws."""
+_WITH_AUCTION = CODES_WITH_AUCTION
+_BEFORE_2017 = CODES_BEFORE_2017
 D2017 = "duplicate2017"
 
 _TRICKS_DECLARER = Arg("tricks", "tricks", True, "declarer's tricks in all", unknown="the number of tricks he decides")
@@ -147,6 +147,15 @@ _BARRED_AFTER_BID = ("{call} is cancelled and the turn goes back to the player w
                      "pass for the rest of the auction and declarer may have lead options when {partner} is on lead")
 
 
+_AS_IF_NOT_MADE = Option("as_if_not_made", "attention was first drawn to {call} after the opening lead was faced: "
+                                           "the contract is played and scored as if it had not been made",
+                         codes=(D2017,))
+_STANDS_NOTE = ("If the next player calls before any ruling, the call stays in the record as the table made "
+                "it and still awaits the arbiter: cancelling it then cancels every later call too, without "
+                "rectification (Law 36A); in the 2017 code, once the opening lead is faced the contract is "
+                "scored as if it had not been made (Law 36C).")
+
+
 # --- the rows -----------------------------------------------------------------------------------------
 
 _AUCTION: tuple[Row, ...] = (
@@ -159,7 +168,7 @@ _AUCTION: tuple[Row, ...] = (
                                   codes=_BEFORE_2017),
                               Arg("artificial", "flag", False,
                                   "the insufficient bid or its replacement is artificial (27B1a)",
-                                  codes=_BEFORE_2017)),
+                                  codes=(*_BEFORE_2017, D2017))),
                by_code=((D2017, "{lho} does not accept: {offender}'s next call replaces {call}, and the arbiter "
                                 "judges it: the lowest sufficient bid in the same denomination, or a comparable "
                                 "call, costs nothing (the arbiter may adjust after the play); any other call bars "
@@ -243,11 +252,13 @@ _AUCTION: tuple[Row, ...] = (
         Option("cancel", "the arbiter cancels {call}, which can never be accepted: {offender} must substitute a "
                          "legal call, {partner} must pass for the rest of the auction and declarer may have "
                          "lead options"),
-    ), title="Inadmissible double or redouble out of rotation"),
+        _AS_IF_NOT_MADE,
+    ), title="Inadmissible double or redouble out of rotation", note=_STANDS_NOTE),
     Row("inadmissible_double", ("inadmissible_call",), "the player who doubled or redoubled", "arbiter", (
         Option("cancel", "the arbiter cancels {call}: {offender} must substitute a legal call, {partner} must pass "
                          "for the rest of the auction and declarer may have lead options"),
-    ), title="Inadmissible double or redouble"),
+        _AS_IF_NOT_MADE,
+    ), title="Inadmissible double or redouble", note=_STANDS_NOTE),
     Row("call_by_player_required_to_pass", ("inadmissible_call",), "the player required to pass", "arbiter", (
         Option("cancel", "the arbiter cancels {call} and a pass is put in its place; {partner} must pass for the "
                          "rest of the auction and declarer may have lead options",
@@ -337,14 +348,14 @@ _LEADS: tuple[Row, ...] = (
         Option("accept_see_dummy", "{declarer} accepts the lead of {card}: dummy is faced and {declarer} plays "
                                    "second to the trick"),
         Option("accept_become_dummy", "{declarer} accepts the lead of {card} and spreads his own hand: {dummy} "
-                                      "becomes declarer"),
+                                      "becomes declarer", not_if="dummy_seen_keeps_declarer"),
         Option("require_suit", "{declarer} refuses the lead and requires {partner} to lead {suit}; {card} goes "
-                               "back to {offender}'s hand", (_suit("suit to lead", "card_suit"),)),
+                               "back to {offender}'s hand", (_suit("suit to lead", "card_suit"),), not_if="dummy_seen"),
         Option("forbid_suit", "{declarer} refuses the lead and forbids {partner} to lead {suit} while he keeps "
                               "the lead; {card} goes back to {offender}'s hand",
-               (_suit("suit forbidden", "card_suit"),)),
+               (_suit("suit forbidden", "card_suit"),), not_if="dummy_seen"),
         Option("leave_penalty_card", "{declarer} refuses the lead: {card} stays face up as a major penalty card "
-                                     "and {partner} leads any card"),
+                                     "and {partner} leads any card", not_if="dummy_seen"),
     ), note="Declarer must accept the lead once he could have seen dummy's cards (2008 Law 54B; 2017 Law 54C, "
             "and then he stays declarer: he may not spread his hand).", codes=_WITH_AUCTION),
     Row("opening_lead_face_down_out_of_turn", ("lead_out_of_turn",), "the defender who led out of turn", "arbiter", (
@@ -383,6 +394,19 @@ _LEADS: tuple[Row, ...] = (
         codes=(D2017, "rubber", "chicago")),
 )
 
+_RECORD: tuple[Row, ...] = (
+    Row("table_departs_from_record", ("table_departs_from_record",), "nobody: the players went on", "arbiter", (
+        Option("resync", "the arbiter confirms the table as it is: the calls and cards stand as the players made "
+                         "them, and the irregularities they went past are settled as the table shows"),
+        Option("rule", "the arbiter rules on the irregularities the players went past (their own options); the "
+                       "record keeps the table as it is until he does"),
+    ), title="The table went on while an irregularity awaited its ruling",
+        note="The controller never applies a rectification the players have not made: when they go on past an "
+             "irregularity that awaits its ruling, the record follows the cards and calls on the table and this "
+             "is raised once per board, whatever follows, until the arbiter answers it.",
+        codes=("duplicate", D2017)),
+)
+
 _PLAY: tuple[Row, ...] = (
     Row("premature_lead_by_defender", ("premature_play",), "the defender who led to the next trick early",
         "declarer", _PREMATURE, title="Premature lead by a defender"),
@@ -396,6 +420,12 @@ _PLAY: tuple[Row, ...] = (
         note="2017 only: a defender who plays before declarer or dummy, his partner having played; a card he "
              "may legally play to the trick waits for his turn, any other is a major penalty card.",
         codes=(D2017,)),
+    Row("legal_card_at_rho_turn", ("premature_play",), "the defender who played before his right-hand opponent",
+        "none", (
+            Option(_ACKNOWLEDGE, "recorded: {card} is held and played at {offender}'s turn; it is not a penalty "
+                                 "card, and the arbiter judges whether playing it early gave information (Law 16)"),
+        ), title="Defender played a legal card at his right-hand opponent's turn", noted=True,
+        note="2017 only: the 2008 code lets the card wait for its turn with nothing to report.", codes=(D2017,)),
     Row("major_pc_partner_on_lead", ("penalty_card",), "the defender with major penalty cards", "declarer", (
         Option("require_suit", "{declarer} requires {partner} to lead {suit}; {offender}'s penalty cards of that "
                                "suit go back to his hand", (_suit("suit to lead", "penalty_suits"),)),
@@ -533,6 +563,6 @@ _DECLARATION_1905: tuple[Row, ...] = (
 )
 
 SITUATIONS: tuple[Row, ...] = (
-    *(replace(row, codes=row.codes or _WITH_AUCTION) for row in _AUCTION), *_LEADS, *_PLAY,
+    *(replace(row, codes=row.codes or _WITH_AUCTION) for row in _AUCTION), *_LEADS, *_PLAY, *_RECORD,
     *(replace(row, codes=("bridge1905",)) for row in _DECLARATION_1905))
 """Every situation the table can see, in the catalogue's order."""

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from controller.codes.bridge1905 import Declaration1905
     from controller.codes.rules import RulesOfCode
 
-__all__ = ["CODE_NAMES", "Code", "Sheet", "SheetEntry", "UnknownCodeError", "code_named"]
+__all__ = ["CODES_BEFORE_2017", "CODES_WITH_AUCTION", "CODE_NAMES", "CODE_TITLES", "LOG_DEFAULT_CODE",
+           "TABLE_DEFAULT_CODE", "Code", "Sheet", "SheetEntry", "UnknownCodeError", "code_named"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +121,21 @@ class UnknownCodeError(BridgeTableError, ValueError):
     """A code name that is not one of ``CODE_NAMES``."""
 
 
-CODE_NAMES = ("duplicate", "duplicate2017", "rubber", "chicago", "bridge1905")
+CODE_TITLES: dict[str, str] = {"duplicate": "duplicate 2008", "duplicate2017": "duplicate 2017", "rubber": "rubber",
+                               "chicago": "Chicago", "bridge1905": "1905"}
+"""Every code a table can play, in the order the catalogue and the docs list them, with its title:
+the one list of codes (the names below, the table config and the docs read it)."""
+CODE_NAMES = tuple(CODE_TITLES)
 """``duplicate`` is the 2008 code (Duplicate Decisions), ``duplicate2017`` the 2017 Laws."""
+CODES_WITH_AUCTION = tuple(c for c in CODE_NAMES if c != "bridge1905")
+"""The codes with an auction (the 1905 game has a declaration instead, W 45)."""
+CODES_BEFORE_2017 = tuple(c for c in CODES_WITH_AUCTION if c != "duplicate2017")
+"""The codes with an auction whose rectifications predate the 2017 Laws."""
+TABLE_DEFAULT_CODE = "duplicate2017"
+"""What a table config that names no code plays: the 2017 Laws, the code clubs play today."""
+LOG_DEFAULT_CODE = "duplicate"
+"""What a table log or record with no session line was played under (the 2008 code): the contract of
+``tablectl replay``'s report, kept so old logs replay as they did."""
 
 
 def code_named(name: str, settings: Mapping[str, object] | None = None) -> Code:

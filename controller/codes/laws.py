@@ -63,7 +63,7 @@ DUPLICATE_LAWS: dict[str, str] = {
     "defender_plays_after_retraction_ordered": "60, 50",
     "two_cards_at_once_defender": "58B",
     "two_cards_at_once_declarer": "58B",
-    "simultaneous_leads_by_defenders": "58A, 57, 50",
+    "simultaneous_leads_by_defenders": "58A, 50",
     "fifth_card_on_trick": "45E, 67",
     "failure_to_comply_with_restriction": "59, 61",
     # revokes, by what decided each (Laws 61-64; D 2008 as Duplicate Decisions states Laws 62-64): the report
@@ -86,6 +86,9 @@ DUPLICATE_LAWS: dict[str, str] = {
     "hesitation": "16, 73",
     "unusual_hesitation": "16, 73",
     "skip_bid_wait": "73",
+    # the players went on past an irregularity awaiting its ruling: the Director's powers (81C) and
+    # his rectification of the record (82A)
+    "table_departs_from_record": "81C, 82A",
     # the citations of the table's own messages ("cite:" keys: the words inside the brackets)
     "cite:auction_reopened": "Law 34; D 17E",
     "cite:proper_leader_leads": "Law 53C",
@@ -123,7 +126,7 @@ RUBBER_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     "lead_by_declarer_when_defender_on_lead": "55B, 53",
     "two_cards_at_once_defender": "58",
     "two_cards_at_once_declarer": "58",
-    "simultaneous_leads_by_defenders": "58, 57, 50",
+    "simultaneous_leads_by_defenders": "58, 50",
     "penalty_cards_designation": "50",
     "fifth_card_on_trick": "67",
     "revoke_twelfth_trick": "62, 64D5",
@@ -142,14 +145,15 @@ RUBBER_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     "hesitation": "16, Proprieties 2",
     "unusual_hesitation": "16, Proprieties 2",
     "skip_bid_wait": "App. 2",
+    "table_departs_from_record": "",
     "cite:barred_call": "R 37",
 }
 
 DUPLICATE2017_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     # Laws of Duplicate Bridge 2017 (WBF; ACBL from 25 Sept 2017): where its numbers differ
     "wrong_board": "7, 15, 17",
-    "call_out_of_rotation": "23, 28-32",
-    "insufficient_bid": "23, 27",
+    "call_out_of_rotation": "28-32",
+    "insufficient_bid": "27",
     "comparable_call": "23",
     "pass_oor_before_any_bid": "30A, 30B1",
     "pass_oor_rho_turn_after_bid": "30A",
@@ -170,6 +174,7 @@ DUPLICATE2017_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     "premature_lead_by_defender": "57A",
     "premature_play_by_defender": "57A",
     "play_at_rho_turn": "57D",
+    "legal_card_at_rho_turn": "57D, 16",
     "claim_by_declarer": "68-70",
     "claim_by_defender": "68, 70",
     "claim": "68-71",
@@ -182,6 +187,7 @@ DUPLICATE2017_LAWS: dict[str, str] = DUPLICATE_LAWS | {
     "cite:proper_leader_leads": "Law 53B",
     "cite:repeat": "Laws 31A1, 32A1",
     "cite:barred_call": "Law 37B",
+    "cite:inadmissible_after_lead": "Law 36C",
     "cite:lead_restriction": "Law 26B",
     "cite:claim_disputed": "Law 68D",
     "cite:concession_objected": "Law 68B2",

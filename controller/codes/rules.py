@@ -89,6 +89,9 @@ class RulesOfCode:
     # 2017 (WBF Laws Committee, 15 Aug 2017): a card exposed before the first call of the board goes
     # back to the hand, Law 16D only; 2008 D 24 applies from the start of the auction period
     card_exposed_before_auction_returns: bool = False
+    # 2017 Law 36C: an inadmissible double or redouble first pointed out after the opening lead is faced:
+    # the contract is played and scored as if it had not been made; 2008 D 36 has no such clause
+    inadmissible_call_void_after_lead: bool = False
 
 
 DUPLICATE_RULES = RulesOfCode()
@@ -105,7 +108,8 @@ DUPLICATE2017_RULES = RulesOfCode(
     comparable_call=True, lead_restriction_prohibit_only=True, premature_play_requires_suit=True,
     seen_dummy_keeps_declarer=True, doubted_claim_may_play_on=True, card_exposed_before_auction_returns=True,
     purposeful_change_restricts_lead=True, play_at_rho_turn_checked=True,
-    both_sides_revokes_on_one_trick_corrected=True, revoke_established_at_full_agreement=True)
+    both_sides_revokes_on_one_trick_corrected=True, revoke_established_at_full_agreement=True,
+    inadmissible_call_void_after_lead=True)
 """The 2017 Laws (WBF; ACBL from Sept 2017): 37A keeps only the offender's own bar, 37B bars both,
 53A no acceptance at trick 13, and the rules above (docs/irregularities.md, the codes of laws)."""
 BRIDGE1905_RULES = RulesOfCode(duplicated_boards=False, condoned_barred_call_bars_partner=False,

@@ -16,6 +16,7 @@ from typing import Any
 from controller import actions as a
 from controller.calls import Call, Denomination
 from controller.cards import Card
+from controller.codes import LOG_DEFAULT_CODE
 from controller.deal import Deal
 from controller.errors import BridgeTableError, RecordError
 from controller.records import jsontext
@@ -71,7 +72,7 @@ def _ruling(spec: Any, t: float) -> a.Ruling:
 def _session(spec: Any, t: float) -> a.SessionStart:
     if not isinstance(spec, dict):
         raise RecordError("'session' must be an object")
-    code = spec.get("code", "duplicate")
+    code = spec.get("code", LOG_DEFAULT_CODE)
     settings = tuple((k, v) for k, v in spec.items() if k != "code")
     return a.SessionStart(str(code), settings, t)
 

@@ -51,6 +51,25 @@ def _raise(state: TableState, board: BoardState, situation: str, offender: Seat 
     return state, board, irr
 
 
+def _relabel(state: TableState, board: BoardState, id_: int, situation: str, detail: str) -> TableState:
+    """Irregularity ``id_`` seen again as ``situation`` once the next card showed what it was (the same
+    alarm, not a second one): its kind, law, options and chooser are the new situation's."""
+    entry = catalogue.situation_named(situation)
+    irrs = tuple(evolve(i, kind=entry.kind, situation=situation, law=state.code.law(situation) or state.code.law(
+        entry.kind), options=entry.offered(frozenset(), state.code.name), detail=detail,
+        chooser=_chooser(entry.chooser, i.offender, board), status="noted" if entry.noted else i.status)
+                 if i.id == id_ else i for i in state.irregularities)
+    return evolve(state, irregularities=irrs)
+
+
+def _reoffer(state: TableState, id_: int, conditions: frozenset[str]) -> TableState:
+    """Irregularity ``id_`` offering what its situation allows under ``conditions`` now (the table
+    moved on while it waited: e.g. dummy's cards were faced, Law 54)."""
+    irrs = tuple(evolve(i, options=catalogue.situation_named(i.situation).offered(conditions, state.code.name))
+                 if i.id == id_ else i for i in state.irregularities)
+    return evolve(state, irregularities=irrs)
+
+
 def _settle(state: TableState, id_: int, status: str, **ruling: object) -> TableState:
     """The state with irregularity ``id_`` given ``status`` and its ruling (or its acceptance)."""
     irrs = tuple(evolve(i, status=status, ruling=tuple(ruling.items()) or i.ruling)

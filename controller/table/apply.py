@@ -16,18 +16,20 @@ from controller import catalogue
 from controller.irregularities import Irregularity
 from controller.rulings import Held
 from controller.table._common import _declarer, _held_of, _Refused, _reject, _settle, _tricks_arg, _unhold
-from controller.table.auction import _rule_call, _rule_call_after_close
+from controller.table.auction_rulings import _rule_call, _rule_call_after_close, _rule_standing_inadmissible
 from controller.table.bridge1905 import _declaration_done, _rule_w_opening_lead
 from controller.table.claims import _rule_claim
 from controller.table.closing import _close
+from controller.table.comparable import _rule_comparable_in_record
 from controller.table.penalties import _add_penalty_card, _rule_exposed
-from controller.table.play import (
+from controller.table.play_rulings import (
     _rule_designation,
     _rule_lead,
     _rule_lead_option,
     _rule_premature,
     _rule_two_cards,
 )
+from controller.table.record import _rule_departure
 from controller.table.revokes import _rule_after_play, _rule_revoke
 from controller.table.state import BoardState, Event, Phase, Step, TableState
 from controller.table.timing import _pause_timers
@@ -61,10 +63,15 @@ def _ruling(state: TableState, act: a.Ruling) -> Step:
                        f"Law {target.law}): {problem}", act)
     try:
         # the arbiter's time is nobody's think, nor is a card or call the ruling puts in
-        state, events = _apply_ruling(_pause_timers(state, target, act.t), target, act.option, args, act.t)
+        paused = _pause_timers(state, target, act.t)
+        state, events = _apply_ruling(paused, target, act.option, args, act.t)
     except _Refused as exc:
         return _reject(before, f"ruling {act.option!r} on irregularity {target.id} ({target.situation}, "
                        f"Law {target.law}): {exc}", act)
+    board = state.board
+    if board is not None and paused.board is not None and board.last_t != paused.board.last_t:
+        # a card or call the ruling put in is made now: the next player thinks from the ruling on
+        state = evolve(state, board=evolve(board, last_t=act.t))
     state = _settle(state, target.id, "ruled", option=act.option, **args)
     state = evolve(state, before_ruling=(*before.before_ruling[-19:], (target.id, before)))
     return Step(state, (Event("ruling", f"{target.id} {act.option}", None, act.t), *events))
@@ -98,6 +105,14 @@ def _apply_ruling(state: TableState, irr: Irregularity, option: str, args: dict[
         return _rule_designation(state, board, irr, held, args, t)
     if situation == "call_after_auction_closed":
         return _rule_call_after_close(state, board, irr, held)
+    if situation == "table_departs_from_record":
+        return _rule_departure(state, board, option, t)
+    if situation == "comparable_call" and held is None:
+        return _rule_comparable_in_record(state, board, irr, option, t)
+    if irr.id in dict(board.standing):
+        return _rule_standing_inadmissible(state, board, irr, option, t)
+    if option == "as_if_not_made":
+        raise _Refused("the call has not been called over: it can still be cancelled (Law 36)")
     if kind in ("insufficient_bid", "call_out_of_rotation", "change_of_call", "inadmissible_call"):
         if held is None or held.call is None or offender is None:
             raise _Refused("the call is no longer waiting for a ruling")
@@ -110,8 +125,8 @@ def _apply_ruling(state: TableState, irr: Irregularity, option: str, args: dict[
         if situation == "w_opening_lead_by_dealers_rho":
             return _rule_w_opening_lead(state, board, irr, held, option, args, t)
         return _rule_lead(state, board, irr, held, option, args, t)
-    if situation == "play_at_rho_turn":
-        return state, []  # noted: the penalty card is already on the table (2017 Law 57D)
+    if situation in ("play_at_rho_turn", "legal_card_at_rho_turn"):
+        return state, []  # noted: the penalty card is on the table, or the card waits for its turn (2017 57D)
     if kind == "premature_play":
         return _rule_premature(state, board, irr, held, option, args)
     if kind == "failure_to_play_penalty_card":

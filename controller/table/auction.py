@@ -1,4 +1,4 @@
-"""The auction (Laws 17-22) and its irregularities (Laws 25-39), with their rulings.
+"""The auction (Laws 17-22) and its irregularities (Laws 25-39); their rulings are in ``auction_rulings``.
 
 A call is checked against the obligations the rulings left (Laws 26-32, 36, 37) and the
 catalogue of irregular calls: a change of call (25), an insufficient bid (27), a call out
@@ -27,15 +27,15 @@ from controller.irregularities import (
 from controller.play import Play
 from controller.rulings import Held, Obligation, PenaltyCard
 from controller.seats import Seat
-from controller.table._common import _drop, _hold, _oblige, _raise, _Refused, _reject, _settle, _unhold
+from controller.table._common import _drop, _hold, _oblige, _raise, _reject, _settle, _unhold
 from controller.table.closing import _close
 from controller.table.comparable import (
     _hold_replacement,
-    _rule_comparable,
-    _rule_oor_cancelled,
+    _lowest_without_judgement,
     _waiting_replacement,
 )
-from controller.table.penalties import _lead_options_due
+from controller.table.penalties import _designation_due, _lead_options_due
+from controller.table.record import _departs, _without_calls
 from controller.table.state import BoardState, Event, Phase, Step, TableState
 from controller.table.timing import _since_last_act, _timed
 from controller.tempo import ActKind, is_skip_bid, skip_bid_wait
@@ -68,6 +68,11 @@ def _call(state: TableState, act: a.MakeCall) -> Step:
 def _call_in_order(state: TableState, board: BoardState, act: a.MakeCall) -> Step:
     """A call with nothing held: compulsory passes, then detection, then the call itself."""
     events: list[Event] = []
+    if board.standing and act.seat is not board.auction.turn:
+        reverted = _reverted(state, board, act)
+        if reverted is not None:
+            state, board, first = reverted
+            events.append(first)
     auction = board.auction
     turn = auction.turn
     if board.obligations and act.seat is not turn and act.seat is turn.lho and any(
@@ -90,6 +95,11 @@ def _call_in_order(state: TableState, board: BoardState, act: a.MakeCall) -> Ste
         events.append(Event("irregularity", irr.situation, act.seat, act.t))
         return Step(evolve(state, board=board), tuple(events), (irr,))
     waiting = _waiting_replacement(state, board, act.seat) if act.seat is auction.turn else None
+    if waiting is not None and _lowest_without_judgement(board, waiting, act.call):
+        board = evolve(board, obligations=tuple(o for o in board.obligations if o is not waiting))
+        events.append(Event("rectification", f"{act.call} is the lowest sufficient bid in the denomination of "
+                            f"{waiting.call}: no rectification (Law 27B1(a))", act.seat, act.t))
+        waiting = None
     if waiting is not None:
         # 2017 Law 23: the call replacing a cancelled one waits for the arbiter's judgement
         held = _hold_replacement(state, board, waiting, act)
@@ -123,8 +133,7 @@ def _call_while_held(state: TableState, board: BoardState, held: Held, act: a.Ma
     offender = held.seat
     auction = board.auction
     if irr.situation == "comparable_call":
-        return _reject(state, f"{act.seat} {act.call}: {offender}'s {held.call} awaits the arbiter's judgement "
-                       f"(comparable call or not, Law {irr.law})", act)
+        return _table_goes_on(state, board, irr, held, act)
     if irr.kind in _ACCEPTABLE_BY_LHO and act.seat is offender.lho:
         # Laws 27A, 29A: LHO calling over it accepts it (at LHO's turn in the first round,
         # where 28B would cancel it instead, acceptance is chosen: the arbiter may undo)
@@ -160,12 +169,10 @@ def _call_while_held(state: TableState, board: BoardState, held: Held, act: a.Ma
         rest = _call_in_order(state, board, act)
         return Step(rest.state, (first, *rest.events), rest.irregularities)
     if irr.situation in ("inadmissible_double", "double_oor_inadmissible") and act.seat is offender.lho:
-        # D 36A / R 35A: the double and every later call are cancelled, no rectification
-        state = _settle(state, irr.id, "cancelled", option="cancel", by=str(act.seat))
-        board = _unhold(board, irr.id)
-        return Step(evolve(state, board=board),
-                    (Event("cancelled", f"{irr.id} {held.call} and {act.seat} {act.call} cancelled; "
-                           f"{auction.turn} to call (Law 36A)", act.seat, act.t),))
+        # nobody drew attention: the table goes on with the call as made. The record follows it and
+        # the irregularity waits for the arbiter, who may still cancel it and every later call (D 36A,
+        # R 35A, 2017 36A); the players reverting at the table do it themselves (``_reverted``)
+        return _inadmissible_stands(state, board, irr, held, act)
     if irr.situation == "call_by_player_required_to_pass" and act.seat is offender.lho:
         # D 37A / R 35B: condoned; the calls stand, no lead restriction
         state = _settle(state, irr.id, "accepted", option="accept", by=str(act.seat))
@@ -177,9 +184,68 @@ def _call_while_held(state: TableState, board: BoardState, held: Held, act: a.Ma
                                            timed=False, irregular=True)
         rest = _call_in_order(state, board, act)
         return Step(rest.state, (*events, *rest.events), rest.irregularities)
-    who = f"; {offender.lho} may accept it by calling" if irr.kind in _ACCEPTABLE_BY_LHO else ""
-    return _reject(state, f"{act.seat} {act.call}: irregularity {irr.id} ({irr.situation}, Law "
-                   f"{irr.law}) awaits the arbiter's ruling{who}", act)
+    return _table_goes_on(state, board, irr, held, act)
+
+
+def _table_goes_on(state: TableState, board: BoardState, irr: Irregularity, held: Held, act: a.MakeCall) -> Step:
+    """A call while an irregular call awaits its ruling, the law giving it no meaning of its own: the
+    players went on over it. The held call stands in the record as made (the arbiter may still rule
+    on it), the call is taken in order, and the arbiter is told once (``record._departs``)."""
+    assert held.call is not None
+    board = _unhold(board, irr.id)
+    if irr.situation == "comparable_call":
+        # its judgement stays the arbiter's (Law 23): no bar is assumed meanwhile
+        board = evolve(board, obligations=tuple(o for o in board.obligations if not (
+            o.seat is held.seat and (o.kind == r.OOR_REPLACEMENT or (
+                o.kind == r.REPLACE_CALL and o.mode.startswith("comparable"))))))
+    state, board, more = _apply_call(evolve(state, board=board), board, held.seat, held.call, held.t,
+                                     timed=False, irregular=True)
+    state, board, told, raised = _departs(state, board, irr, act.seat, f"called {act.call}", act.t)
+    state = evolve(state, board=board)
+    if board.phase is not Phase.AUCTION:
+        return Step(state, (*told, *more), tuple(raised))
+    rest = _call_in_order(state, board, act)
+    return Step(rest.state, (*told, *more, *rest.events), (*raised, *rest.irregularities))
+
+
+def _inadmissible_stands(state: TableState, board: BoardState, irr: Irregularity, held: Held,
+                         act: a.MakeCall) -> Step:
+    """LHO called over an inadmissible double or redouble before any ruling: the call stands in the
+    record as the table made it, the irregularity still awaits the arbiter (Laws 36A, 36C)."""
+    assert held.call is not None
+    board = _unhold(board, irr.id)
+    board = evolve(board, standing=(*board.standing, (irr.id, len(board.auction.calls))))
+    state, board, events = _apply_call(evolve(state, board=board), board, held.seat, held.call, held.t,
+                                       timed=False, irregular=True)
+    first = Event("call_stands", f"{irr.id}: {act.seat} called over {held.seat}'s {held.call}: the table goes on "
+                  "with it; the arbiter may still cancel it", act.seat, act.t)
+    if board.phase is not Phase.AUCTION:
+        return Step(state, (first, *events))
+    rest = _call_in_order(state, board, act)
+    return Step(rest.state, (first, *events, *rest.events), rest.irregularities)
+
+
+def _reverted(state: TableState, board: BoardState,
+              act: a.MakeCall) -> tuple[TableState, BoardState, Event] | None:
+    """The player in turn when a standing inadmissible double or redouble was made calling again,
+    out of turn for the record, within the round that followed it: the table has cancelled it and
+    every later call itself (D 36A, R 35A); the record does the same. None for any other call."""
+    for id_, index in reversed(board.standing):
+        irr = state.irregularity(id_)
+        auction = board.auction
+        if irr is None or irr.status != "awaiting_ruling" or not index < len(auction.calls) <= index + 4:
+            continue
+        before = _without_calls(auction, index)
+        if act.seat is not before.turn:
+            continue
+        later = auction.calls[index:]
+        board = evolve(board, auction=before, call_times=board.call_times[:index],
+                       standing=tuple(x for x in board.standing if x[1] < index))
+        by = auction.seats[index + 1] if index + 1 < len(auction.seats) else act.seat
+        state = _settle(evolve(state, board=board), id_, "cancelled", option="cancel", by=str(by))
+        return state, board, Event("cancelled", f"{id_}: {' '.join(str(c) for c in later)} cancelled at the "
+                                   f"table; {act.seat} calls again (Law {irr.law})", act.seat, act.t)
+    return None
 
 
 def _apply_call(state: TableState, board: BoardState, seat: Seat, call: Call, t: float,
@@ -227,6 +293,10 @@ def _apply_call(state: TableState, board: BoardState, seat: Seat, call: Call, t:
         events.append(Event("contract", str(contract), contract.declarer, t))
         state, board, more = _lead_options_due(evolve(state, board=board), board, t)
         events.extend(more)
+        if board.penalty_cards:
+            # the opening leader himself with two or more penalty cards: declarer designates (Law 51)
+            state, board, more, _ = _designation_due(state, board, t)
+            events.extend(more)
     return evolve(state, board=board), board, events
 
 
@@ -390,185 +460,3 @@ def _alert(state: TableState, act: a.AlertCard) -> Step:
     index = len(board.auction.calls) - 1
     return Step(evolve(state, board=evolve(board, alerts=(*board.alerts, index))),
                 (Event("alert", str(board.auction.calls[index]), act.seat, act.t),))
-
-
-def _rule_call_after_close(state: TableState, board: BoardState, irr: Irregularity,
-                           held: Held | None) -> tuple[TableState, list[Event]]:
-    """Law 39: the call is cancelled; a defender's bid, double or redouble gives a Law 26 lead option."""
-    board = _unhold(board, irr.id)
-    events = [Event("cancelled", "the call after the auction closed is cancelled (Law 39)", irr.offender, irr.t)]
-    offender = irr.offender
-    if (held is not None and held.call is not None and offender is not None and board.contract is not None
-            and held.call.kind is not CallKind.PASS and offender.side is not board.contract.declarer.side):
-        suits = (r.lead_ban_suits(board.auction, offender) if state.code.rules.lead_restriction_prohibit_only
-                 else r.lead_suits_of(held.call))
-        board = _oblige(board, Obligation(r.LEAD_OPT_26, offender.partner, irr.id, suits=suits))
-        if board.play is not None and not board.play.current.cards:
-            board = evolve(board, lead_options_for=0)
-            state, board, more = _lead_options_due(evolve(state, board=board), board, irr.t)
-            events.extend(more)
-    return evolve(state, board=board), events
-
-
-def _rule_call(state: TableState, board: BoardState, irr: Irregularity, held: Held, option: str,
-               args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
-    """Rulings of the auction: Laws 25, 27, 29-32, 36, 37."""
-    offender = irr.offender
-    assert offender is not None and held.call is not None
-    call = held.call
-    partner = offender.partner
-    situation = irr.situation
-    rules = state.code.rules
-    if situation == "comparable_call":
-        return _rule_comparable(state, board, irr, held, option, t)
-    board = _unhold(board, irr.id)
-    events: list[Event] = []
-    if option == "accept":
-        state, board, events = _apply_call(evolve(state, board=board), board, offender, call, held.t,
-                                           timed=False, irregular=True)
-        return state, events
-    if irr.kind == "insufficient_bid":
-        # the arbiter's findings: a substitute of the same meaning (D 27B1(b); R 27B), or an
-        # artificial bid, insufficient or substitute, so the lowest sufficient bid in the same
-        # denomination is no longer free of rectification (D 27B1(a); R 27A)
-        mode = ("comparable" if rules.comparable_call  # 2017: the arbiter judges the replacement (23, 27B)
-                else "no_rectification" if args.get("same_meaning") is True
-                else "artificial" if args.get("artificial") is True else "insufficient")
-        # D 31A1 / R 31B1: a bid out of rotation repeated as required but insufficient is then
-        # corrected under Law 27; the repetition has been made, so REPEAT no longer binds
-        board = _drop(board, (r.REPEAT,), offender)
-        board = _oblige(board, Obligation(r.REPLACE_CALL, offender, irr.id, call, mode=mode))
-        events.append(Event("rectification", f"{offender} replaces {call} (Law 27B)", offender, t))
-        return evolve(state, board=board), events
-    if irr.kind == "change_of_call" or option == "inadvertent":
-        # (a call at partner's turn the arbiter finds a Law 25A change of the offender's call)
-        return _rule_change_of_call(state, board, irr, held, option, args, t)
-    if situation in ("inadmissible_double", "double_oor_inadmissible"):
-        board = _oblige(board, Obligation(r.REPLACE_CALL, offender, irr.id, call, mode="any"),
-                        Obligation(r.PASS_ALL, partner, irr.id),
-                        Obligation(r.LEAD_OPT_26, partner, irr.id))
-        events.append(Event("rectification", f"{offender} must substitute a legal call; {partner} "
-                            "passes for the rest of the auction (Law 36B)", offender, t))
-        return evolve(state, board=board), events
-    if situation == "call_by_player_required_to_pass":
-        state, board, more = _apply_call(evolve(state, board=board), board, offender, PASS, held.t, timed=False)
-        bars = [Obligation(r.PASS_ALL, partner, irr.id)]
-        if rules.barred_call_bars_both:
-            bars.append(Obligation(r.PASS_ALL, offender, irr.id))
-        board = _oblige(board, *bars, Obligation(r.LEAD_OPT_26, partner, irr.id, suits=r.lead_suits_of(call)))
-        events.append(Event("rectification", "the call is cancelled and a pass substituted; "
-                            + ("both members of the offending side pass for the rest of the auction"
-                               if rules.barred_call_bars_both else
-                               f"{partner} passes for the rest of the auction")
-                            + f" ({state.code.law('cite:barred_call')})", offender, t))
-        return evolve(state, board=board), [*more, *events]
-    if situation in ("double_when_barred",):
-        board = _oblige(board, Obligation(r.REPLACE_CALL, offender, irr.id, call, mode="any"))
-        return evolve(state, board=board), [Event("rectification", f"{offender} must make another call",
-                                                  offender, t)]
-    if situation == "call_not_repeated":
-        required = next((o.call for o in board.obligations if o.kind == r.REPEAT and o.seat is offender), None)
-        if required is None:
-            raise _Refused("no call was required of the offender")
-        state, board, more = _apply_call(evolve(state, board=board), board, offender, required, held.t,
-                                         timed=False)
-        return state, more
-    # call_out_of_rotation, cancelled (Law 29B); what follows depends on the position (30-32)
-    artificial = args.get("artificial") is True
-    if rules.comparable_call:
-        return _rule_oor_cancelled(evolve(state, board=board), board, irr, call, artificial, t)
-    if situation in ("pass_oor_before_any_bid", "pass_oor_rho_turn_after_bid") and not artificial:
-        board = _oblige(board, Obligation(r.PASS_ONCE, offender, irr.id))
-        events.append(Event("rectification", f"{offender} must pass at his next turn (Law 30A)", offender, t))
-    elif situation == "pass_oor_partner_turn_after_bid" and not artificial:
-        board = _oblige(board, Obligation(r.PASS_ALL, offender, irr.id), Obligation(r.NO_X_NOW, partner, irr.id))
-        events.append(Event("rectification", f"{offender} passes for the rest of the auction; {partner} "
-                            "may not double or redouble at this turn (Law 30B)", offender, t))
-    elif situation == "bid_oor_rho_turn":
-        board = _oblige(board, Obligation(r.OOR_BID_RHO, offender, irr.id, call))
-        events.append(Event("rectification", f"if {offender.rho} passes, {offender} must repeat {call}; "
-                            f"if {offender.rho} bids, doubles or redoubles, {offender} may call freely "
-                            "(Law 31A)", offender, t))
-    elif situation == "double_oor_rho_turn":
-        board = _oblige(board, Obligation(r.OOR_DOUBLE_RHO, offender, irr.id, call))
-        events.append(Event("rectification", f"if {offender.rho} passes, {offender} must repeat {call} "
-                            "(Law 32B)", offender, t))
-    elif situation == "double_oor_partner_turn":
-        obs = [Obligation(r.PASS_ALL, partner, irr.id), Obligation(r.LEAD_OPT_26, partner, irr.id)]
-        if board.auction.last_bid is not None:
-            obs.append(Obligation(r.NO_X_SAME, offender, irr.id, board.auction.last_bid))
-        board = _oblige(board, *obs)
-        events.append(Event("rectification", f"{partner} passes for the rest of the auction (Law 32A)",
-                            partner, t))
-    else:
-        # a bid at partner's turn or in the first round at LHO's turn; an artificial pass (D 30C)
-        suits = r.lead_suits_of(call)
-        board = _oblige(board, Obligation(r.PASS_ALL, partner, irr.id),
-                        Obligation(r.LEAD_OPT_26, partner, irr.id, suits=suits))
-        events.append(Event("rectification", f"{partner} passes for the rest of the auction (Law 31B)",
-                            partner, t))
-    return evolve(state, board=board), events
-
-
-def _rule_change_of_call(state: TableState, board: BoardState, irr: Irregularity, held: Held, option: str,
-                         args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
-    """Law 25: an inadvertent change replaces the call; a purposeful one is handled per code.
-
-    The change may come after LHO has called over the first call (D 25A: until partner
-    calls). LHO's call then stands over the substitute unless LHO withdraws it (ruling
-    argument ``"lho_withdraws": true``, no rectification, DD 25) or it is no longer legal
-    over the substitute (it is then withdrawn and LHO calls again).
-    """
-    offender = irr.offender
-    assert offender is not None and held.call is not None
-    auction = board.auction
-    seats = auction.seats
-    if seats and seats[-1] is offender:
-        at = len(seats) - 1
-    elif len(seats) >= 2 and seats[-2] is offender and seats[-1] is offender.lho:
-        at = len(seats) - 2
-    else:
-        raise _Refused("the offender's call is no longer the last one: partner has called")
-    original = auction.calls[at]
-    substitute_stands = option == "inadvertent" or args.get("accepted") is True
-    rubber_25b = state.code.rules.rubber_purposeful_change
-    if option == "purposeful" and rubber_25b:
-        substitute_stands = args.get("keep") is not True
-    events: list[Event] = []
-    if substitute_stands:
-        later = tuple(zip(auction.calls[at + 1:], seats[at + 1:], board.call_times[at + 1:], strict=False))
-        rebuilt = Auction(auction.dealer)
-        for c, s in zip(auction.calls[:at], seats[:at], strict=True):
-            rebuilt = rebuilt.with_call(c, s)
-        board = evolve(board, auction=rebuilt, call_times=board.call_times[:at])
-        state, board, events = _apply_call(evolve(state, board=board), board, offender, held.call, held.t,
-                                           timed=False)
-        for c, s, ct in later:
-            if (args.get("lho_withdraws") is True or board.phase is not Phase.AUCTION
-                    or s is not board.auction.turn or not board.auction.is_legal(c, s)):
-                events.append(Event("withdrawn", f"{s} {c} is withdrawn without rectification; {s} calls "
-                                    "again (Law 25A)", s, t))
-                break
-            state, board, more = _apply_call(evolve(state, board=board), board, s, c, ct, timed=False)
-            events.extend(more)
-    if option == "purposeful" and state.code.rules.purposeful_change_restricts_lead:
-        # 2017 25B: "Law 26 may apply" whichever call stands; the 26B suits are set when the play starts
-        board = _oblige(board, Obligation(r.LEAD_OPT_26, offender.partner, irr.id))
-        events.append(Event("rectification", f"declarer may forbid {offender.partner} one suit if "
-                            f"{offender.partner} defends (Laws 25B, 26B)", offender.partner, t))
-    if option == "purposeful" and rubber_25b:
-        partner = offender.partner
-        # R 26: the lead option comes from the call given up, unless the call that stands
-        # repeated its denomination (R 26A: "did not repeat that suit"; 26B1 for notrump)
-        if substitute_stands:
-            board = _oblige(board, Obligation(r.PASS_ALL, partner, irr.id))
-            suits = r.change_lead_suits(original, held.call)
-        else:
-            board = _oblige(board, Obligation(r.PASS_ONCE, partner, irr.id))
-            suits = r.change_lead_suits(held.call, original)
-        if suits is not None:
-            board = _oblige(board, Obligation(r.LEAD_OPT_26, partner, irr.id, suits=suits))
-        events.append(Event("rectification", f"{partner} must pass "
-                            + ("for the rest of the auction" if substitute_stands else "at his next turn")
-                            + " (R 25B)", partner, t))
-    return evolve(state, board=board), events

@@ -37,9 +37,17 @@ def _waiting_replacement(state: TableState, board: BoardState, seat: Seat) -> Ob
     if not state.code.rules.comparable_call:
         return None
     waiting = [ob for ob in board.obligations if ob.seat is seat and (
-        ob.kind == r.OOR_REPLACEMENT or (ob.kind == r.REPLACE_CALL and ob.mode == "comparable"))]
+        ob.kind == r.OOR_REPLACEMENT or (ob.kind == r.REPLACE_CALL and ob.mode.startswith("comparable")))]
     # an insufficient bid made in replacing a call out of rotation: Law 27 decides (the stricter bar)
     return next((ob for ob in waiting if ob.kind == r.REPLACE_CALL), waiting[0] if waiting else None)
+
+
+def _lowest_without_judgement(board: BoardState, ob: Obligation, call: Call) -> bool:
+    """2017 Law 27B1(a): the insufficient bid replaced by the lowest sufficient bid in its denomination,
+    neither artificial (the arbiter said nothing else when he had it corrected): it stands without
+    rectification at once; Law 23 plays no part, nothing waits for the arbiter."""
+    return (ob.kind == r.REPLACE_CALL and ob.mode == "comparable" and ob.call is not None
+            and r.is_lowest_sufficient_same_denomination(call, ob.call, board.auction))
 
 
 def _hold_replacement(state: TableState, board: BoardState, ob: Obligation, act: a.MakeCall) -> Step:
@@ -67,7 +75,7 @@ def _rule_comparable(state: TableState, board: BoardState, irr: Irregularity, he
     call = held.call
     assert offender is not None and call is not None
     waiting = [o for o in board.obligations if o.seat is offender and (
-        o.kind == r.OOR_REPLACEMENT or (o.kind == r.REPLACE_CALL and o.mode == "comparable"))]
+        o.kind == r.OOR_REPLACEMENT or (o.kind == r.REPLACE_CALL and o.mode.startswith("comparable")))]
     if not waiting:
         raise _Refused("no cancelled call of the offender waits for its replacement")
     # (a call out of rotation whose replacement was itself insufficient: the insufficient bid's law rules)
@@ -107,6 +115,24 @@ def _rule_comparable(state: TableState, board: BoardState, irr: Irregularity, he
                             f"declarer may forbid one suit (Laws {law}(b), 26B)", partner, t))
     state, board, more = _apply_call(evolve(state, board=board), board, offender, call, held.t, timed=False)
     return state, [*events, *more]
+
+
+def _rule_comparable_in_record(state: TableState, board: BoardState, irr: Irregularity, option: str,
+                               t: float) -> tuple[TableState, list[Event]]:
+    """The arbiter's judgement of a replacement call the players went on over (it is in the record): a
+    comparable call costs nothing; one not comparable bars the partner from now on (once after a
+    call out of rotation, for the rest after an insufficient bid) and gives declarer the 26B choice."""
+    offender = irr.offender
+    if offender is None or board.phase.value != "auction":
+        raise _Refused("the auction is over: the arbiter adjusts the score after the play if he must (Law 23C)")
+    if option != "not_comparable":
+        return state, [Event("rectification", "the call stands without rectification (Law 23)", offender, t)]
+    partner = offender.partner
+    bar = r.PASS_ALL if irr.kind == "insufficient_bid" else r.PASS_ONCE
+    board = _oblige(board, Obligation(bar, partner, irr.id), Obligation(r.LEAD_OPT_26, partner, irr.id))
+    return evolve(state, board=board), [Event("rectification", f"the call is not comparable: {partner} must pass "
+                                              + ("for the rest of the auction" if bar == r.PASS_ALL else
+                                                 "at his next turn") + "; declarer may forbid one suit", partner, t)]
 
 
 def _oor_law(state: TableState, ob: Obligation, withdrawn: Call) -> str:

@@ -1,4 +1,4 @@
-"""A card at the table and the irregularities of the play (Laws 41, 45E, 53-58, 60), with their rulings.
+"""A card at the table and the irregularities of the play (Laws 41, 45E, 53-58, 60).
 
 A card during the auction (Law 24), played twice or not in the hand (Laws 13-14), the
 opening lead out of turn (Laws 41, 54; face down, D 41A) or by the declaring side (D 54
@@ -6,29 +6,27 @@ note; R 48), leads out of turn (Laws 53-56; the last trick), a premature lead or
 a defender (Law 57), two cards at once (Law 58B), a fifth card to a trick (Law 45E), a
 defender's card after declarer was told to retract his lead (Law 60). Acceptance by
 playing on (Laws 53A, 54A, 60), the proper leader leading in his own right (Law 53C),
-declarer facing his hand (Law 54A), dummy's hand faced (Law 41D). The rulings on leads
-and early plays (Laws 54-58) and declarer's lead options applied (Laws 26, 50D, 51).
+declarer facing his hand (Law 54A), dummy's hand faced (Law 41D). The players going on past
+a card held for its ruling: the record follows them (``record._departs``). The rulings on leads
+and early plays and declarer's lead options are in ``play_rulings``.
 """
 
 from __future__ import annotations
 
 from controller import actions as a
 from controller import rulings as r
-from controller.cards import Card, Suit
+from controller.cards import Card
 from controller.irregularities import Irregularity
-from controller.rulings import Held, Obligation, PenaltyCard
+from controller.rulings import Held
 from controller.seats import Seat
 from controller.table._common import (
-    _SUIT_NAMES,
-    _card_arg,
     _declarer,
     _hold,
-    _oblige,
     _raise,
-    _Refused,
     _reject,
+    _relabel,
+    _reoffer,
     _settle,
-    _suit_arg,
     _unhold,
 )
 from controller.table.bridge1905 import _chooser_1905
@@ -37,10 +35,10 @@ from controller.table.penalties import (
     _exposed_by_defender,
     _exposed_in_auction,
     _failure_to_play_penalty_card,
-    _lead_options_due,
     _pending_designation,
     _pending_lead_option,
 )
+from controller.table.record import _departs
 from controller.table.state import BoardState, Event, Phase, Step, TableState
 from controller.table.tricks import _accept_lead, _play, _play_card, _swap_declarer
 from controller.values import evolve
@@ -129,9 +127,19 @@ def _hold_card(state: TableState, board: BoardState, situation: str, seat: Seat,
     not the hand the card came from (declarer for a card of dummy's, Laws 45, 55)."""
     # D 41A: the arbiter has a face-down lead out of turn returned (the catalogue's chooser)
     state, board, irr = _raise(state, board, situation, seat if offender is None else offender,
-                               detail or f"{seat} {act.card}", act.t, trick)
+                               detail or f"{seat} {act.card}", act.t, trick, conditions=_lead_conditions(state, board))
     board = _hold(board, Held(irr.id, seat, card=act.card, t=act.t))
     return Step(evolve(state, board=board), (Event("irregularity", situation, seat, act.t),), (irr,))
+
+
+def _lead_conditions(state: TableState, board: BoardState) -> frozenset[str]:
+    """What the table knows that limits declarer's choice over an opening lead out of turn (Law 54):
+    whether he could have seen dummy's cards, and then whether he stays declarer (2017 54C)."""
+    if board.contract is None or not any(s is board.contract.declarer.partner for s, _ in board.faced):
+        return frozenset()
+    if state.code.rules.seen_dummy_keeps_declarer:
+        return frozenset(("dummy_seen", "dummy_seen_keeps_declarer"))
+    return frozenset(("dummy_seen",))
 
 
 def _extra_card(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
@@ -145,8 +153,7 @@ def _extra_card(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
         situation = ("two_cards_at_once_declarer" if seat.side is declarer.side
                      else "two_cards_at_once_defender")
     elif seat.side is not declarer.side and play.current.card_of(seat.partner) is None:
-        current = play.current
-        if current.card_of(declarer) is not None and current.card_of(declarer.partner) is not None:
+        if _played_from_both_hands(board, declarer):
             # Law 57C (R 57): declarer has played from both hands: no rectification; the card is a
             # lead to the next trick, judged when this trick is complete (in turn, or Laws 53, 56)
             board = evolve(board, early_leads=(*board.early_leads, (seat, act.card, act.t)))
@@ -166,7 +173,6 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
     assert play is not None and board.contract is not None
     seat = act.seat
     declarer = board.contract.declarer
-    dummy = declarer.partner
     trick_no = play.trick_number
     rules = state.code.rules
     if not play.current.cards and seat.side is not declarer.side and _retraction_pending(state, board):
@@ -219,7 +225,7 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
         # Law 58A: both defenders led at once; the proper lead stands and this card is deemed played
         # after it, a premature play: a major penalty card (Laws 57, 50; DD 58)
         return _simultaneous_lead(state, board, seat, act.card, current.cards[0], act.t)
-    both_declarer_hands = (current.card_of(declarer) is not None and current.card_of(dummy) is not None)
+    both_declarer_hands = _played_from_both_hands(board, declarer)
     if (rules.play_at_rho_turn_checked and seat.side is not declarer.side and play.turn is seat.rho
             and not both_declarer_hands):
         legal = r.playable_cards(play, seat, board.obligations, board.penalty_cards)
@@ -231,6 +237,15 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
             board = _add_penalty_card(board, seat, act.card, True, irr.id)
             return Step(evolve(state, board=board), (Event("penalty_card", f"{act.card} (Law {irr.law})", seat,
                                                            act.t),), (irr,))
+        # 2017 Law 57D: a card he may legally play waits for his turn; not a penalty card, but the
+        # arbiter is told (Law 16 may apply)
+        state, board, irr = _raise(state, board, "legal_card_at_rho_turn", seat,
+                                   f"{seat} played {act.card} before {play.turn}: it is played at his turn", act.t,
+                                   trick_no)
+        board = evolve(board, deferred=(*board.deferred, (seat, act.card)))
+        return Step(evolve(state, board=board),
+                    (Event("deferred", f"{act.card} played before {play.turn}: it counts when {seat}'s turn comes "
+                           f"(Law {irr.law})", seat, act.t),), (irr,))
     if seat.side is declarer.side or current.card_of(seat.partner) is not None or both_declarer_hands:
         # D 57 note: declarer's early card is played; a defender whose partner has played, or
         # after declarer played from both hands, is not rectified: the card waits for its turn
@@ -242,19 +257,32 @@ def _out_of_turn(state: TableState, board: BoardState, act: a.PlayCard) -> Step:
                       detail=f"{seat} played {act.card} before {play.turn}")
 
 
-def _simultaneous_lead(state: TableState, board: BoardState, seat: Seat, card: Card, lead: Card,
-                       t: float) -> Step:
-    """Both defenders led at once (Law 58A): ``seat``'s card, deemed played after his partner's
-    proper lead, is a major penalty card (Laws 57, 50; DD 58); noted for the arbiter."""
+def _played_from_both_hands(board: BoardState, declarer: Seat) -> bool:
+    """Whether declarer has played to the current trick from both his hands (Law 57C), a card he
+    played early from either hand included: it stands and counts at its turn (Law 57 note)."""
     play = board.play
     assert play is not None
-    state, board, irr = _raise(state, board, "simultaneous_leads_by_defenders", seat,
-                               f"{seat} {card} and {seat.partner}'s lead {lead} at once: {card} is deemed "
-                               "played after it", t, play.trick_number)
-    board = _add_penalty_card(board, seat, card, True, irr.id)
+    early = {s for s, _ in board.deferred}
+    return all(play.current.card_of(s) is not None or s in early for s in (declarer, declarer.partner))
+
+
+def _simultaneous_lead(state: TableState, board: BoardState, seat: Seat, card: Card, lead: Card,
+                       t: float, raised: int | None = None) -> Step:
+    """Both defenders led at once (Law 58A): ``seat``'s card, deemed played after his partner's
+    proper lead, is a major penalty card (Law 50; DD 58); noted for the arbiter. ``raised``: the
+    irregularity already raised for the card when it was read first (relabelled, not raised again)."""
+    play = board.play
+    assert play is not None
+    detail = f"{seat} {card} and {seat.partner}'s lead {lead} at once: {card} is deemed played after it"
+    if raised is None:
+        state, board, irr = _raise(state, board, "simultaneous_leads_by_defenders", seat, detail, t, play.trick_number)
+        new: tuple[Irregularity, ...] = (irr,)
+    else:
+        state, new = _relabel(state, board, raised, "simultaneous_leads_by_defenders", detail), ()
+    board = _add_penalty_card(board, seat, card, True, raised if raised is not None else new[0].id)
+    law = state.code.law("simultaneous_leads_by_defenders")
     return Step(evolve(state, board=board), (Event("penalty_card", f"{card}: led together with {seat.partner}'s "
-                                                   f"lead, a major penalty card (Laws 58A, 57, 50)", seat, t),),
-                (irr,))
+                                                   f"lead, a major penalty card (Laws {law})", seat, t),), new)
 
 
 def _retraction_pending(state: TableState, board: BoardState) -> bool:
@@ -280,11 +308,20 @@ def _card_while_held(state: TableState, board: BoardState, held: Held, irr: Irre
     offender = held.seat
     situation = irr.situation
     if situation in ("lead_restriction_from_withdrawn_call", "major_pc_partner_on_lead"):
-        return _reject(state, f"{act.card} by {seat}: declarer's lead option {irr.id} (Law {irr.law}) "
-                       "is awaited", act)
+        return _table_goes_on(state, board, held, irr, act)
+    if situation == "penalty_cards_designation" and seat is not offender and held.card in \
+            r.penalty_cards_to_designate(play, offender, board.obligations, board.penalty_cards):
+        # D 51, 2017 51A: the defender put down one of the penalty cards declarer could designate and
+        # declarer played on: the table has taken that card as the one played
+        state = _settle(state, irr.id, "accepted", option="designate", card=str(held.card), by=str(seat))
+        board = _unhold(board, irr.id)
+        state, board, events, irrs = _play(evolve(state, board=board), board, offender, held.card, held.t, "")
+        first = Event("accepted", f"{irr.id}: {seat} played on: {held.card} is the penalty card {offender} plays "
+                      f"(Law {irr.law})", seat, act.t)
+        rest = _card(state, act)
+        return Step(rest.state, (first, *events, *rest.events), (*irrs, *rest.irregularities))
     if situation == "penalty_cards_designation":
-        return _reject(state, f"{act.card} by {seat}: declarer's designation of {offender}'s penalty card "
-                       f"{irr.id} (Law {irr.law}) is awaited", act)
+        return _table_goes_on(state, board, held, irr, act)
     if (situation == "opening_lead_out_of_turn" and seat is _declarer(board).partner
             and offender.side is not seat.side):
         # R 54A: declarer playing first from dummy accepts the lead; dummy's card may not be
@@ -313,13 +350,12 @@ def _card_while_held(state: TableState, board: BoardState, held: Held, irr: Irre
                 and act.t - held.t <= state.policy.simultaneous_window
                 and state.code.law("simultaneous_leads_by_defenders")):
             # Law 58A: both defenders led at once: the proper leader's lead stands and his partner's
-            # card is deemed played after it (a major penalty card, Laws 57, 50)
-            state = _settle(state, irr.id, "superseded", option="leave_penalty_card" if situation.startswith(
-                "opening") else "reject", by=str(seat), deemed=f"made after {seat}'s lead (Law 58A)")
+            # card is deemed played after it, a major penalty card (Law 50); the alarm raised for it is
+            # the same irregularity, now seen for what it was
             board = _unhold(board, irr.id)
             rest = _card_in_order(evolve(state, board=board), board, act)
             assert rest.state.board is not None
-            after = _simultaneous_lead(rest.state, rest.state.board, offender, held.card, act.card, act.t)
+            after = _simultaneous_lead(rest.state, rest.state.board, offender, held.card, act.card, act.t, irr.id)
             return Step(after.state, (*rest.events, *after.events), (*rest.irregularities, *after.irregularities))
         if seat is play.turn:
             # Law 53C: the proper leader leads in his own right; the card led out of turn goes back
@@ -345,8 +381,43 @@ def _card_while_held(state: TableState, board: BoardState, held: Held, irr: Irre
         state, board, events, irrs = _play(state, board, offender, held.card, held.t, "")
         rest = _card(state, act)
         return Step(rest.state, (*events, *rest.events), (*irrs, *rest.irregularities))
-    return _reject(state, f"{act.card} by {seat}: irregularity {irr.id} ({irr.situation}, Law "
-                   f"{irr.law}) awaits the ruling of {irr.chooser}", act)
+    if situation == "lead_out_of_turn_last_trick":
+        # the law lets nobody accept it: the card waits for the right hand's lead (R 53; 2017 53A)
+        return _reject(state, f"{act.card} by {seat}: irregularity {irr.id} ({irr.situation}, Law "
+                       f"{irr.law}) awaits the lead from the right hand", act)
+    return _table_goes_on(state, board, held, irr, act)
+
+
+def _table_goes_on(state: TableState, board: BoardState, held: Held, irr: Irregularity, act: a.PlayCard) -> Step:
+    """A card while a card held for a ruling waits, the law giving it no meaning of its own: the players
+    went on. The held card is in the record as the table has it (played in turn, a lead standing, or a
+    card played early that counts at its turn), the new card is taken as any other, and the arbiter is
+    told once (``record._departs``); the irregularity gone past still awaits him."""
+    play = board.play
+    assert play is not None and held.card is not None
+    board = _unhold(board, irr.id)
+    state = evolve(state, board=board)
+    if not play.current.cards and held.seat is not play.turn and act.seat is play.turn:
+        # the player in turn leads: the table has taken the card led out of turn back (a face-down one,
+        # D 41A, goes back without rectification); the arbiter still rules on it if he must
+        first = Event("superseded", f"{irr.id}: {act.seat} led in turn; {held.card} is back in {held.seat}'s hand",
+                      act.seat, act.t)
+        state, board, told, alert = _departs(state, board, irr, act.seat, f"led {act.card}", act.t)
+        rest = _card_in_order(evolve(state, board=board), board, act)
+        return Step(rest.state, (*told, first, *rest.events), (*alert, *rest.irregularities))
+    events: list[Event] = []
+    raised: list[Irregularity] = []
+    if held.seat is play.turn:
+        state, board, events, raised = _play(state, board, held.seat, held.card, held.t, "")
+    elif not play.current.cards:
+        state, board, events = _accept_lead(state, board, held.seat, held)
+    else:
+        board = evolve(board, deferred=(*board.deferred, (held.seat, held.card)))
+        events = [Event("deferred", f"{held.card} counts when {held.seat}'s turn comes", held.seat, act.t)]
+    state, board, told, more = _departs(evolve(state, board=board), board, irr, act.seat, f"played {act.card}",
+                                        act.t)
+    rest = _card(evolve(state, board=board), act)
+    return Step(rest.state, (*told, *events, *rest.events), (*raised, *more, *rest.irregularities))
 
 
 def _face(state: TableState, act: a.FaceCards) -> Step:
@@ -372,6 +443,12 @@ def _face(state: TableState, act: a.FaceCards) -> Step:
                 return Step(state, (*events, Event("accepted", f"{irr.id}: declarer faced his hand "
                                                    "and becomes dummy (Law 54A)", act.seat, act.t),
                                     *more))
+    if play is not None and board.contract is not None and act.seat is board.contract.declarer.partner:
+        for held in board.held:
+            irr = state.irregularity(held.source)
+            if irr is not None and irr.situation == "opening_lead_out_of_turn" and irr.status == "awaiting_ruling":
+                # declarer can now see dummy's cards: only what Law 54 still allows is offered
+                state = _reoffer(state, irr.id, _lead_conditions(state, board))
     if play is not None and play.hands[act.seat] is None and act.seat is play.dummy:
         hands = list(play.hands)
         hands[act.seat] = frozenset(act.cards)
@@ -391,198 +468,3 @@ def _face(state: TableState, act: a.FaceCards) -> Step:
         # Laws 49, 50: a defender's card face up on the table is a penalty card
         return _exposed_by_defender(state, board, act.seat, act.cards, act.t, events=tuple(events))
     return Step(evolve(state, board=board), tuple(events))
-
-
-def _rule_lead(state: TableState, board: BoardState, irr: Irregularity, held: Held, option: str,
-               args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
-    """Laws 53-56 and 54: accept the lead out of turn, or send it back (penalty card for a defender)."""
-    offender = irr.offender
-    assert offender is not None and held.card is not None and board.contract is not None
-    board = _unhold(board, irr.id)
-    state = evolve(state, board=board)
-    if option in ("accept", "accept_see_dummy"):
-        # the card leads from the hand it came from (dummy's, when declarer led from dummy: Law 55)
-        state, board, events = _accept_lead(state, board, held.seat, held)
-        return state, events
-    if option == "accept_become_dummy":
-        if state.code.rules.seen_dummy_keeps_declarer and any(s is _declarer(board).partner for s, _ in board.faced):
-            raise _Refused("declarer could have seen dummy's cards: he must accept the lead and stays declarer "
-                           "(Law 54C)")
-        state, board, events = _swap_declarer(state, board, held)
-        return state, events
-    dummy = _declarer(board).partner
-    if irr.situation == "opening_lead_out_of_turn" and any(s is dummy for s, _ in board.faced):
-        raise _Refused("declarer could have seen dummy's cards: he must accept the lead (Law 54; R 54B)")
-    if option in ("require_suit", "forbid_suit") and "suit" in args and _suit_arg(args) is not held.card.suit:
-        raise _Refused(f"declarer may only require or forbid the suit of the card led ({held.card.suit.name})")
-    defender = offender.side is not _declarer(board).side
-    if not defender or irr.situation == "opening_lead_face_down_out_of_turn":
-        return state, [Event("returned", f"{held.card} goes back to {held.seat}'s hand without penalty", held.seat, t)]
-    board = _add_penalty_card(board, offender, held.card, True, irr.id)
-    events = [Event("penalty_card", f"{held.card} is a major penalty card (Laws 50, 56)", offender, t)]
-    if option in ("require_suit", "forbid_suit"):
-        # Law 54D with 50D2: declarer's choice now; the card goes back to the hand
-        suit = held.card.suit
-        kind = r.LEAD_REQ if option == "require_suit" else r.LEAD_BAN
-        board = _oblige(board, Obligation(kind, offender.partner, irr.id, suits=(suit,)))
-        board = evolve(board, penalty_cards=tuple(pc for pc in board.penalty_cards
-                                                  if not (pc.seat is offender and pc.card.suit is suit)),
-                       lead_options_for=board.play.trick_number if board.play else 0)
-        events = [Event("restriction", f"{offender.partner} {'must lead' if kind == r.LEAD_REQ else 'may not lead'}"
-                        f" {_SUIT_NAMES[suit]}; {held.card} goes back to the hand (Law 54)", offender.partner, t)]
-        return evolve(state, board=board), events
-    if option == "leave_penalty_card":
-        board = evolve(board, lead_options_for=board.play.trick_number if board.play else 0)
-        return evolve(state, board=board), events
-    # reject (Law 56): declarer's lead options when the partner has the lead
-    board = evolve(board, lead_options_for=0)
-    state, board, more = _lead_options_due(evolve(state, board=board), board, t)
-    return state, events + more
-
-
-def _rule_premature(state: TableState, board: BoardState, irr: Irregularity, held: Held | None,
-                    option: str, args: dict[str, object]) -> tuple[TableState, list[Event]]:
-    """Law 57: partner plays highest or lowest of the suit led, or not a named suit; the card is a
-    major penalty card (D; R states it only when partner wins the trick: chosen here for every case)."""
-    offender = irr.offender
-    if held is None or held.card is None or offender is None or board.play is None:
-        raise _Refused("the card is no longer waiting for a ruling")
-    partner = offender.partner
-    trick = board.play.trick_number
-    if option in ("forbid_suit", "require_suit"):
-        # require_suit: 2017 Law 57A3 (the catalogue offers it only where the code has it)
-        suit = _suit_arg(args)
-        if suit is board.play.current.suit_led:
-            raise _Refused("the suit named must be other than the suit led")
-        ob = Obligation(r.PLAY_OPT_57, partner, irr.id, suits=(suit,), mode=option.split("_")[0], trick=trick)
-    else:
-        ob = Obligation(r.PLAY_OPT_57, partner, irr.id, mode="highest" if option == "require_highest"
-                        else "lowest", trick=trick)
-    board = _unhold(board, irr.id)
-    board = _oblige(board, ob)
-    board = _add_penalty_card(board, offender, held.card, True, irr.id)
-    return evolve(state, board=board), [Event("restriction", f"{partner}: {option.replace('_', ' ')} "
-                                              f"(Law 57); {held.card} is a major penalty card", partner, irr.t)]
-
-
-def _rule_two_cards(state: TableState, board: BoardState, irr: Irregularity, held: Held | None,
-                    args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
-    """Law 58B: the player names the card he played; the other is a penalty card (defender) or goes back."""
-    offender = irr.offender
-    if held is None or held.card is None or offender is None or board.play is None or board.contract is None:
-        raise _Refused("the cards are no longer waiting for a ruling")
-    chosen = _card_arg(args)
-    play = board.play
-    played = play.current.card_of(offender)
-    if played is None and play.tricks:
-        played = play.tricks[-1].card_of(offender) if not play.current.cards else None
-    if chosen not in (held.card, played):
-        raise _Refused(f"the card played must be {held.card} or {played}")
-    board = _unhold(board, irr.id)
-    other = held.card
-    events: list[Event] = []
-    if chosen == held.card and played is not None:
-        new_play, removed = r.take_back(play, r.cards_from(play, played))
-        board = evolve(board, play=new_play, played=board.played & ~(1 << played.index),
-                       deferred=(*board.deferred, *((s, c) for s, c in removed[1:])))
-        state, board, events, _ = _play(evolve(state, board=board), board, offender, chosen, held.t, "")
-        other = played
-    if offender.side is not _declarer(board).side:
-        board = _add_penalty_card(board, offender, other, False, irr.id)
-        events.append(Event("penalty_card", f"{other} (Law 58B)", offender, t))
-    else:
-        events.append(Event("returned", f"{other} back to declarer's hand (Law 58B)", offender, t))
-    return evolve(state, board=board), events
-
-
-def _rule_designation(state: TableState, board: BoardState, irr: Irregularity, held: Held | None,
-                      args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
-    """D 51 item 1 (R 50): declarer designates which of the defender's penalty cards is played; it
-    is played. A card the defender put down before the choice, if not a penalty card already,
-    becomes a major penalty card (Law 52: a card played instead of a penalty card)."""
-    seat = irr.offender
-    play = board.play
-    if seat is None or play is None or play.turn is not seat:
-        raise _Refused("it is no longer the defender's turn to play")
-    card = _card_arg(args)
-    allowed = r.penalty_cards_to_designate(play, seat, board.obligations, board.penalty_cards)
-    if card not in allowed:
-        raise _Refused(f"declarer may designate only {' or '.join(str(c) for c in allowed) or 'none now'}")
-    board = _unhold(board, irr.id)
-    events: list[Event] = []
-    if held is not None and held.card is not None and held.card != card and not any(
-            pc.seat is seat and pc.card == held.card for pc in board.penalty_cards):
-        board = _add_penalty_card(board, seat, held.card, True, irr.id)
-        events.append(Event("penalty_card", f"{held.card} put down before declarer designated: a major penalty "
-                            "card (Law 52)", seat, t))
-    state, board, more, _ = _play(evolve(state, board=board), board, seat, card, t, "designated by declarer")
-    return state, events + more
-
-
-def _rule_lead_option(state: TableState, board: BoardState, irr: Irregularity, held: Held | None,
-                      option: str, args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
-    """Declarer's lead option (Laws 26, 50D, 51): require or forbid a suit, or no restriction."""
-    assert irr.offender is not None
-    leader = irr.offender.partner
-    events: list[Event] = []
-    pcs = board.penalty_cards
-    if option in ("require_suit", "forbid_suit"):
-        suit = _suit_arg(args)
-        if irr.situation == "major_pc_partner_on_lead":
-            allowed = {pc.card.suit for pc in pcs if pc.seat is irr.offender and pc.major}
-        else:
-            ob = next((o for o in board.obligations if o.kind == r.LEAD_OPT_26 and o.source == irr.id), None)
-            allowed = set(ob.suits) if ob is not None and ob.suits else set(Suit)
-        if suit not in allowed:
-            raise _Refused(f"declarer may name only {', '.join(sorted(_SUIT_NAMES[s] for s in allowed))}")
-        kind = r.LEAD_REQ if option == "require_suit" else r.LEAD_BAN
-        named: tuple[Suit, ...] = (suit,)
-        if kind == r.LEAD_BAN and irr.situation == "major_pc_partner_on_lead":
-            named = _prohibited_pc_suits(state, pcs, irr.offender, suit, args, allowed)
-        board = _oblige(board, Obligation(kind, leader, irr.id, suits=named))
-        if irr.situation == "major_pc_partner_on_lead":
-            # the penalty cards of the suit(s) named go back to the hand (Laws 50D2, 51)
-            board = evolve(board, penalty_cards=tuple(pc for pc in pcs if not (
-                pc.seat is irr.offender and pc.card.suit in named)))
-        events.append(Event("restriction", f"{leader} {'must lead' if kind == r.LEAD_REQ else 'may not lead'} "
-                            f"{' or '.join(_SUIT_NAMES[s] for s in named)}", leader, t))
-    board = evolve(board, obligations=tuple(o for o in board.obligations
-                                            if not (o.kind == r.LEAD_OPT_26 and o.seat is leader)))
-    board = _unhold(board, irr.id)
-    state = evolve(state, board=board)
-    if held is not None and held.card is not None:
-        # the lead made before the choice (DD 47): it stands if legal, else a major penalty card
-        play = board.play
-        assert play is not None
-        legal = r.playable_cards(play, leader, board.obligations, board.penalty_cards)
-        complies = r.restriction_broken(play, leader, held.card, board.obligations) is None and (
-            legal is None or held.card in legal or not any(
-                o.kind in (r.LEAD_REQ, r.LEAD_BAN) and o.seat is leader for o in board.obligations))
-        if complies:
-            state = _settle(state, irr.id, "ruled", option=option, **args)
-            state, board, more, _ = _play(state, board, leader, held.card, held.t, "")
-            return state, events + more
-        board = _add_penalty_card(board, leader, held.card, True, irr.id)
-        events.append(Event("penalty_card", f"{held.card} led before the choice breaks it: a major penalty "
-                            "card; lead again", leader, t))
-        state = evolve(state, board=board)
-    return state, events
-
-
-def _prohibited_pc_suits(state: TableState, pcs: tuple[PenaltyCard, ...], offender: Seat, suit: Suit,
-                         args: dict[str, object], allowed: set[Suit]) -> tuple[Suit, ...]:
-    """The suits a prohibition covers when a defender has penalty cards in several suits (Law 51).
-
-    R 51: every suit in which he has a penalty card. D 51 (DD 51 item 3b): one or more of
-    them, as declarer names: ``"suit"``, plus any others in ``"suits"`` (e.g. ``["H", "D"]``).
-    """
-    if state.code.rules.pc_prohibition_covers_every_suit:
-        return tuple(sorted({pc.card.suit for pc in pcs if pc.seat is offender}))
-    named = {suit}
-    extra = args.get("suits")
-    if isinstance(extra, list | tuple):
-        for value in extra:
-            named.add(_suit_arg({"suit": value}))
-    if not named <= allowed:
-        raise _Refused(f"declarer may name only {', '.join(sorted(_SUIT_NAMES[s] for s in allowed))}")
-    return tuple(sorted(named))

@@ -31,15 +31,16 @@ def _establish_by_claim(board: BoardState, side: Side) -> BoardState:
 
 
 def _rule_revoke(state: TableState, board: BoardState, irr: Irregularity, option: str,
-                 args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
+                 args: dict[str, object], t: float, after_play: bool = False) -> tuple[TableState, list[Event]]:
     """Laws 62-64: correct a revoke not yet established; confirm one (transfer at the end); adjust.
-    The revoke then cites the law of what became of it (``closing._cite_revokes``)."""
-    state, events = _rule_revoke_record(state, board, irr, option, args, t)
+    The revoke then cites the law of what became of it (``closing._cite_revokes``); ``after_play``:
+    the play had ended before the ruling (a twelfth-trick revoke, D 62D)."""
+    state, events = _rule_revoke_record(state, board, irr, option, args, t, after_play)
     return (state if state.board is None else _cite_revokes(state, state.board)), events
 
 
 def _rule_revoke_record(state: TableState, board: BoardState, irr: Irregularity, option: str,
-                        args: dict[str, object], t: float) -> tuple[TableState, list[Event]]:
+                        args: dict[str, object], t: float, after_play: bool) -> tuple[TableState, list[Event]]:
     record = next((rv for rv in board.revokes if rv.source == irr.id), None)
     if irr.kind == "failure_to_comply":
         if option == "confirm" and irr.offender is not None and irr.trick is not None and board.play is not None:
@@ -74,6 +75,11 @@ def _rule_revoke_record(state: TableState, board: BoardState, irr: Irregularity,
     # is played once, to the revoke trick, and is not replayed in its old place (Law 62)
     substitute = _card_arg(args) if isinstance(replacement, str) else None
     later = tuple(sc for sc in removed[1:] if not (sc[0] is record.seat and sc[1] == substitute))
+    if after_play and record.trick == 12 and len(later) < len(removed) - 1:
+        # found after the last trick, the card that corrects a twelfth-trick revoke was the revoker's
+        # card to trick 13: the revoke card, his last, is his card to trick 13 in its place (D 62D,
+        # 64B6); the tricks are quitted, nobody plays them again
+        later = (*later, (record.seat, card))
     board = evolve(board, play=new_play, played=board.played & ~(1 << revoke_card.index),
                    revokes=tuple(evolve(rv, exempt="corrected") if rv is record else rv for rv in board.revokes),
                    deferred=(*board.deferred, *later))
@@ -106,10 +112,10 @@ def _rule_after_play(state: TableState, irr: Irregularity, option: str, args: di
             raise _Refused("the play is over: a revoke can no longer be corrected (Law 62)")
         # D 62D / R 62: a revoke on the twelfth trick is corrected even after the last trick,
         # until the hands go back in the board (here: until the next board starts); the board
-        # reopens, tricks 12-13 are replayed and it is scored again when they are complete
+        # reopens, tricks 12-13 are played again with the cards now due and it is scored again
         board = evolve(board, phase=Phase.PLAY, last_t=max(t, board.last_t or t))
         state = evolve(state, board=board, boards=state.boards[:-1], sheet=last.sheet_before or state.sheet)
-        return _rule_revoke(state, board, irr, option, args, t)
+        return _rule_revoke(state, board, irr, option, args, t, after_play=True)
     if irr.kind == "failure_to_comply" and option == "confirm" and irr.offender is not None and irr.trick:
         play = board.play
         assert play is not None

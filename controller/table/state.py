@@ -16,7 +16,7 @@ from controller import rulings as r
 from controller.auction import Auction
 from controller.calls import Call
 from controller.cards import Card, Suit
-from controller.codes import Code, Sheet, SheetEntry, code_named
+from controller.codes import LOG_DEFAULT_CODE, Code, Sheet, SheetEntry, code_named
 from controller.codes.bridge1905 import Declaration1905
 from controller.contract import Contract
 from controller.deal import Deal
@@ -70,7 +70,10 @@ class BoardState:
     ``deferred``: cards played early that stand and count at their seat's turn (Law 57 note,
     60); ``early_leads``: a defender's lead to the next trick made before his partner played,
     once declarer had played from both hands (Law 57C: no rectification), judged as a lead
-    when the trick is complete.
+    when the trick is complete. ``standing``: (irregularity id, index in the auction) of an
+    inadmissible double or redouble the table called over before any ruling: it stays in the
+    record as made and awaits the arbiter (Law 36). ``bypassed``: the irregularities the players went on
+    past before their ruling (the record followed the table; ``table_departs_from_record``).
     """
 
     index: int
@@ -99,6 +102,8 @@ class BoardState:
     exposed: tuple[tuple[Seat, Card, bool, int], ...] = ()
     deferred: tuple[tuple[Seat, Card], ...] = ()
     early_leads: tuple[tuple[Seat, Card, float], ...] = ()
+    standing: tuple[tuple[int, int], ...] = ()
+    bypassed: tuple[int, ...] = ()
     lead_options_for: int = 0
     start_t: float = 0.0
     last_t: float | None = None
@@ -164,7 +169,7 @@ class TableState:
     before_ruling: tuple[tuple[int, TableState], ...] = ()
 
     @classmethod
-    def new(cls, code: str = "duplicate", settings: dict[str, object] | None = None) -> TableState:
+    def new(cls, code: str = LOG_DEFAULT_CODE, settings: dict[str, object] | None = None) -> TableState:
         """A table with no board yet, playing ``code``; ValueError for an unusable setting."""
         settings = settings or {}
         c = code_named(code, settings)

@@ -22,6 +22,7 @@ from controller.seats import Seat
 from controller.table._common import _SUIT_NAMES, _raise
 from controller.table.closing import _cite_revokes, _close
 from controller.table.penalties import _designation_due, _lead_options_due
+from controller.table.record import _opening_lead_faced
 from controller.table.state import BoardState, Event, Phase, Step, TableState
 from controller.table.timing import _since_last_act, _timed, _timer_after
 from controller.tempo import ActKind
@@ -131,6 +132,9 @@ def _play(state: TableState, board: BoardState, seat: Seat, card: Card, t: float
                    obligations=_after_card(board.obligations, seat, trick_no, led is None)
                    if board.obligations else (), claim=claim, last_t=_timer_after(board, t))
     events.append(Event("card", str(card) + (f" ({how})" if how else ""), seat, t))
+    if board.standing and not play.tricks and len(play.current.cards) == 1:
+        state, board, more = _opening_lead_faced(evolve(state, board=board), board, t)
+        events.extend(more)
     if not play.current.cards and play.tricks:
         winner = play.tricks[-1].winner
         assert winner is not None

@@ -79,23 +79,29 @@ INSUFFICIENT = [{"seat": "N", "call": "1H"}, {"seat": "E", "call": "1D"},
                 {"ruling": {"id": 1, "option": "correct"}}]
 
 
-def test_lowest_sufficient_bid_in_the_same_denomination_is_free_in_2008_and_judged_by_the_arbiter_in_2017_law_27b1a(
-) -> None:
+def test_lowest_sufficient_bid_in_the_same_denomination_is_free_at_once_in_2008_and_2017_law_27b1a() -> None:
     """D 27B1(a) (Duplicate Decisions): the lowest sufficient bid in the same denomination, no rectification, at
-    once. 2017 27B1(a) (south-waikato transcription, [T]): the same result, "the same denomination(s)"
-    with no "not artificial" condition; the arbiter confirms it (option lowest_same_denomination)."""
+    once. 2017 27B1(a) (south-waikato transcription, [T]): the same result for "the same
+    denomination(s)": Law 23 plays no part, so nothing waits for a comparable-call judgement (issue
+    23, B9). Only when the arbiter, correcting it, found a bid artificial (the denominations it
+    specifies are then his to judge) is the replacement held for him."""
     old, _ = _play("duplicate", [*INSUFFICIENT, {"seat": "E", "call": "2D"}])
     assert old.board is not None and [str(c) for c in old.board.auction.calls] == ["1H", "2D"]
     assert _obligations(old) == set()
     new, _ = _play("duplicate2017", [*INSUFFICIENT, {"seat": "E", "call": "2D"}])
-    irr = _latest(new)
-    assert (irr.situation, irr.law, irr.chooser) == ("comparable_call", "23", "arbiter")
-    assert irr.options == ("lowest_same_denomination", "comparable", "not_comparable")
-    assert new.board is not None and [str(c) for c in new.board.auction.calls] == ["1H"]  # held
-    new, _ = _play("duplicate2017", [*INSUFFICIENT, {"seat": "E", "call": "2D"},
-                                     {"ruling": {"id": 2, "option": "lowest_same_denomination"}}])
+    assert [(i.situation, i.law) for i in new.irregularities] == [("insufficient_bid", "27")]
     assert new.board is not None and [str(c) for c in new.board.auction.calls] == ["1H", "2D"]
     assert _obligations(new) == set()
+    artificial = [{"seat": "N", "call": "1H"}, {"seat": "E", "call": "1D"},
+                  {"ruling": {"id": 1, "option": "correct", "artificial": True}}, {"seat": "E", "call": "2D"}]
+    held, _ = _play("duplicate2017", artificial)
+    irr = _latest(held)
+    assert (irr.situation, irr.law, irr.chooser) == ("comparable_call", "23", "arbiter")
+    assert irr.options == ("lowest_same_denomination", "comparable", "not_comparable")
+    assert held.board is not None and [str(c) for c in held.board.auction.calls] == ["1H"]  # held
+    ruled, _ = _play("duplicate2017", [*artificial, {"ruling": {"id": 2, "option": "lowest_same_denomination"}}])
+    assert ruled.board is not None and [str(c) for c in ruled.board.auction.calls] == ["1H", "2D"]
+    assert _obligations(ruled) == set()
 
 
 def test_another_bid_bars_partner_in_2008_but_a_comparable_call_costs_nothing_in_2017_law_27b1b_23a() -> None:
@@ -126,12 +132,27 @@ def test_a_double_replacing_an_insufficient_bid_may_stand_in_2017_when_comparabl
     assert (PASS_ALL, "W") in _obligations(cancelled) and cancelled.turn is not None and str(cancelled.turn) == "E"
 
 
-def test_the_held_replacement_waits_for_the_arbiter_and_is_not_accepted_by_lho_law_23() -> None:
-    """2017 Law 23: the Director judges the replacement; until then the next player's call waits
-    (it would otherwise read as LHO accepting an insufficient bid, Law 27A)."""
-    new, steps = _play("duplicate2017", [*INSUFFICIENT, {"seat": "E", "call": "2C"}, {"seat": "S", "call": "Pass"}])
-    assert _rejected(steps[-1]) and "comparable" in steps[-1].events[-1].detail
-    assert _latest(new).status == "awaiting_ruling"
+def test_the_held_replacement_is_not_accepted_by_lho_and_the_table_going_on_is_told_once_laws_23_81c() -> None:
+    """2017 Law 23: the Director judges the replacement. The next player calling before he does is not
+    LHO accepting an insufficient bid (Law 27A), nor a call to refuse: the players went on, so the
+    record follows the table (the replacement stands as made, the pass is taken) and the arbiter is told
+    once (table_departs_from_record, Laws 81C, 82A); the judgement still awaits him, and a call not
+    comparable then bars the partner from now on (27B2)."""
+    lines = [*INSUFFICIENT, {"seat": "E", "call": "2C"}, {"seat": "S", "call": "Pass"}]
+    new, steps = _play("duplicate2017", lines)
+    assert not _rejected(steps[-1])
+    assert new.board is not None and [str(c) for c in new.board.auction.calls] == ["1H", "2C", "Pass"]
+    assert [(i.situation, i.status) for i in new.irregularities] == [
+        ("insufficient_bid", "ruled"), ("comparable_call", "awaiting_ruling"),
+        ("table_departs_from_record", "awaiting_ruling")]
+    assert new.irregularities[-1].law == "81C, 82A" and new.irregularities[-1].options == ("resync", "rule")
+    more, steps = _play("duplicate2017", [*lines, {"seat": "W", "call": "Pass"}, {"seat": "N", "call": "2H"}])
+    assert len(more.irregularities) == 3  # going on is not a new irregularity
+    ruled, _ = _play("duplicate2017", [*lines, {"ruling": {"id": 2, "option": "not_comparable"}}])
+    assert _obligations(ruled) == {(PASS_ALL, "W"), (LEAD_OPT_26, "W")}
+    synced, _ = _play("duplicate2017", [*lines, {"ruling": {"id": 3, "option": "resync"}}])
+    assert [(i.situation, i.status) for i in synced.irregularities][1:] == [
+        ("comparable_call", "accepted"), ("table_departs_from_record", "ruled")]
 
 
 # --- Law 30: pass out of rotation ---------------------------------------------------------------

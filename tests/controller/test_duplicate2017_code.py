@@ -28,7 +28,7 @@ def test_every_situation_of_the_2008_code_has_its_2017_law_except_the_bars_the_2
     new = {s.name for s in catalogue.situations() if s.applies_in("duplicate2017")}
     assert old - new == {"double_when_barred"}
     assert new - old == {"comparable_call", "card_exposed_before_auction", "lead_out_of_turn_last_trick",
-                         "play_at_rho_turn"}
+                         "play_at_rho_turn", "legal_card_at_rho_turn"}
 
 
 def test_the_2017_labels_follow_the_2017_numbering_laws_2017_section_1() -> None:

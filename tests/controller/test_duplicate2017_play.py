@@ -52,7 +52,9 @@ def test_declarer_who_saw_dummy_may_become_dummy_in_2008_not_in_2017_law_54c() -
     assert not _rejected(steps[-1]) and old.board is not None and old.board.contract is not None
     assert str(old.board.contract.declarer) == "S"
     new, steps = _play("duplicate2017", lines)
-    assert "54C" in _rejected(steps[-1])
+    # once dummy is faced the option is no longer offered (issue 23, B10): the ruling is refused
+    assert new.irregularities[0].options == ("accept_see_dummy",)
+    assert "'accept_become_dummy' is not offered" in _rejected(steps[-1])
     assert new.board is not None and new.board.contract is not None and str(new.board.contract.declarer) == "N"
 
 
@@ -153,7 +155,11 @@ def test_a_defender_playing_at_his_rhos_turn_a_card_he_may_not_play_gets_a_penal
     assert new.board is not None and [(str(p.seat), str(p.card), p.major) for p in new.board.penalty_cards] == [
         ("W", "D2", True)]
     legal, steps = _play("duplicate2017", [{"seat": "E", "play": "HJ"}, {"seat": "W", "play": "H5"}])
-    assert any(e.kind == "deferred" for e in steps[-1].events) and legal.irregularities == ()
+    assert any(e.kind == "deferred" for e in steps[-1].events)
+    # a legal card waits for its turn, not a penalty card; the arbiter is told (57D, Law 16 may apply)
+    assert [(i.situation, i.law, i.status) for i in legal.irregularities] == [
+        ("legal_card_at_rho_turn", "57D, 16", "noted")]
+    assert legal.board is not None and legal.board.penalty_cards == ()
 
 
 def test_both_sides_revoking_on_one_trick_leaves_both_revokes_to_correct_only_in_2017_law_62c3() -> None:
