@@ -431,6 +431,10 @@ class RoomResults:
         self._scored = None
         return self.desk.entries[-1]
 
+    def scored_again(self) -> None:
+        """Score again when asked (the desk was put back from the console's store)."""
+        self._scored = None
+
     def entries(self) -> dict[str, dict[str, Json]]:
         """board -> table -> the result entry as it stands after the Director's entries."""
         out: dict[str, dict[str, Json]] = {}

@@ -45,11 +45,13 @@ import paho.mqtt.client as mqtt
 from controller.deal import Deal
 from controller.fieldscore.model import EventScore
 from controller.fieldscore.session import Session
+from controller.room.adjustments import DeskEntry
 from controller.room.clock import RoundClock
 from controller.room.console import Call, Room
 from controller.room.players import PlayerSettings
 from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.commands import command
+from tablectl.room.console_desk import DeskStore, adjust_kept, desk_json, restore_desk
 from tablectl.room.link import COMMAND_LIMIT, iso, room_client
 
 __all__ = ["Console", "ConsoleStore"]
@@ -167,6 +169,8 @@ class Console:
         """table -> the results last sent to its players."""
         self._restore()
         self._restore_settings()
+        self.desk_store = DeskStore(self.store.path)
+        restore_desk(self.room.results, self.desk_store.load())
         self._client = room_client(address, f"bridge-{self.club}-console", clean_session=False)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
@@ -470,6 +474,23 @@ class Console:
         self._queue.put(("", b"", self._wall()))  # the console thread sends the players' results
         self._notify()
         return self.settings()
+
+    # -- the Director's desk (tablectl.room.console_desk) -------------------------------------------------
+
+    def desk(self) -> Json:
+        """The Director's corrections and adjusted scores, oldest first."""
+        with self._lock:
+            return desk_json(self.room.results)
+
+    def adjust(self, entry: DeskEntry) -> Json:
+        """Make and keep the Director's ``entry``, made now; the scores follow, the players are told
+        (DeskError: refused, nothing changed)."""
+        with self._lock:
+            made = adjust_kept(self.room.results, self.desk_store, entry, self._wall())
+            self.version += 1
+        self._queue.put(("", b"", self._wall()))  # the console thread sends the players' results
+        self._notify()
+        return made.as_json()
 
     def opened(self, table: str) -> None:
         with self._lock:
