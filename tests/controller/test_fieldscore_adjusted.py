@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from controller.fieldscore import Conventions, Event, FieldScoreError, Result, Scoring, score_event
+from controller.fieldscore import (
+    Conventions,
+    Event,
+    FieldScoreError,
+    MovementError,
+    Result,
+    Scoring,
+    loads_session,
+    score_event,
+)
 from controller.fieldscore.imps import butler_board, cross_imp_board, imps, weighted_cross_imps
 from controller.fieldscore.matchpoints import matchpoints, score_board, weighted_matchpoints
 from controller.fieldscore.model import Artificial, Award, CrossImps
@@ -103,3 +112,15 @@ def test_cross_imps_of_a_weighted_score_weigh_each_comparison_law_12c1c() -> Non
                Result("1", "3", "c", weighted=((420, 50.0), (-50, 50.0)))]
     board = cross_imp_board("1", None, results, Conventions(cross_imps=CrossImps.AVERAGE))
     assert board.results[0].points_ns == pytest.approx(got[0] / 2)
+
+
+def test_the_club_sets_its_artificial_awards_in_the_session_file_law_12c2() -> None:
+    session = loads_session('[session]\nmovement = "mitchell"\ntables = 3\nboards_per_round = 2\n'
+                            'awards = [65, 50, 35]\naward_imps = [2, 0, -2]\n')
+    assert session.conventions.award_percent == (65.0, 50.0, 35.0)
+    assert session.conventions.award_imps == (2.0, 0.0, -2.0)
+    plain = loads_session('[session]\nmovement = "mitchell"\ntables = 3\nboards_per_round = 2\n')
+    assert plain.conventions.award_percent == (60.0, 50.0, 40.0)  # Law 12C2's own
+    for bad in ("awards = [40, 50, 60]", "awards = [60, 50]", "award_imps = [30, 0, -3]", 'awards = "60"'):
+        with pytest.raises(MovementError, match=r"awards|award_imps"):
+            loads_session('[session]\nmovement = "mitchell"\ntables = 3\nboards_per_round = 2\n' + bad + "\n")
