@@ -250,10 +250,9 @@ class Desk:
     def undone(self) -> set[int]:
         return {e.undoes for e in self.entries if e.kind == "undo" and e.undoes is not None}
 
-    def adjusted(self) -> set[tuple[str, str]]:
-        """Every (board, table) with an entry that stands."""
-        undone = self.undone()
-        return {(e.board, e.table) for e in self.entries if e.kind != "undo" and e.id not in undone}
+    def touched(self) -> set[tuple[str, str]]:
+        """Every (board, table) with an entry, taken back or not."""
+        return {(e.board, e.table) for e in self.entries}
 
     def standing(self, board: str, table: str) -> Standing:
         """What stands for ``table``'s result on ``board``: the latest correction and adjusted score

@@ -437,15 +437,14 @@ class RoomResults:
 
     def entries(self) -> dict[str, dict[str, Json]]:
         """board -> table -> the result entry as it stands after the Director's entries."""
-        out: dict[str, dict[str, Json]] = {}
-        boards = set(self.results) | {b for b, _ in self.desk.adjusted()}
-        for board in boards:
-            sent = self.results.get(board, {})
-            for table in set(sent) | {t for b, t in self.desk.adjusted() if b == board}:
-                body = self.desk.entry(board, table, sent.get(table))
-                if body is not None:
-                    out.setdefault(board, {})[table] = body
-        return out
+        out: dict[str, dict[str, Json]] = {board: dict(sent) for board, sent in self.results.items()}
+        for board, table in self.desk.touched():  # only where the Director made an entry
+            body = self.desk.entry(board, table, self.results.get(board, {}).get(table))
+            if body is not None:
+                out.setdefault(board, {})[table] = body
+            else:
+                out.get(board, {}).pop(table, None)
+        return {board: tables for board, tables in out.items() if tables}
 
     # -- the scores ----------------------------------------------------------------------------------------
 
