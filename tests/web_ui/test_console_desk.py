@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from controller.fieldscore import score_event
+from controller.records import scoretable, usebio
 from tablectl.room.address import ClubAddress
 from tablectl.room.console import Console
 from tests.controller.test_room_results import DEAL, Tables
@@ -197,3 +199,17 @@ def test_an_entry_the_store_cannot_keep_is_refused_and_the_scores_stay(client: T
                     json={"board": "1", "table": "2", "ns": "A", "ew": "A", "reason": "x"})
     assert r.status_code == 409 and "could not be kept" in r.json()["detail"]
     assert client.get("/api/room").json()["scores"] == before and console.desk() == {"entries": []}
+
+
+def test_the_exports_follow_a_correction_and_an_artificial_score_read_back_as_the_console_ranks(
+        client: TestClient, console: Console) -> None:
+    csrf = _login(client)
+    for path, body in CHANGES[:2]:  # table 2 corrected, then A+/A- there
+        assert client.post(path, headers=csrf, json={**body, "table": "3" if "ns" in body else "2"}).status_code == 200
+    ours = [(r["pair"], r["rank"], r["percent"]) for r in client.get("/api/ranking").json()["ranking"]]
+    pbn = client.get("/api/results.pbn").text
+    assert "^A+/A-" in pbn and " 450 " in pbn  # the corrected 4S+1 by N, not the table's 400
+    for event in (scoretable.loads(pbn).events[0], usebio.loads(client.get("/api/results.usebio").content).events[0]):
+        got = [(st.pair, st.rank, None if st.percent is None else round(st.percent, 2))
+               for st in score_event(event).standings]
+        assert got == ours
