@@ -14,6 +14,8 @@ arbiter view holds the deal) and a board finished (its ``result``, the replay en
 * the **scores**: the results scored with ``controller.fieldscore.score_event`` (matchpoints
   by default, the session's scoring otherwise; a team movement's matches from its two rooms),
   recomputed only when something changed: every board's points, the ranking, a pair's scorecard.
+* the **Director's desk** (``controller.room.adjustments``): corrections and adjusted scores,
+  each an entry; the results are scored as they stand after them (``adjust``, ``entries``).
 
 And it checks the boards across the room:
 
