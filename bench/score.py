@@ -12,7 +12,9 @@ realistic spread with a seed. Timed, each the median of ``--repeat`` runs:
 - the Director's console (``controller.room.console.Room``) holding the same session as the
   tables' result messages: after one more result, the room scored again for the page
   (``snapshot``: travellers, points, ranking) and what each table's players may see
-  (``for_players``, 30 messages), as the console does after every batch of messages.
+  (``for_players``, 30 messages), as the console does after every batch of messages;
+- the same after one correction at the Director's desk (``controller.room.adjustments``), and
+  after one split score (Law 12C1(c)) on a board, which matchpoints that board score by score.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from controller.fieldscore import (
     score_event,
 )
 from controller.records import scoretable
+from controller.room.adjustments import DeskEntry, Played
 from controller.room.console import Room
 
 # typical NS scores of a board: a contract made or set, with a few outliers
@@ -119,6 +122,8 @@ def main() -> None:
     took = (time.perf_counter() - start) * 1000
     print(f"{'console: the ' + str(len(results)) + ' results received':<44} total  {took:8.2f} ms")
     timed("console: one more result, room + players", room_change(room, messages), args.repeat)
+    timed("console: one correction at the desk, room + players", desk_change(room, weighted=False), args.repeat)
+    timed("console: one split score at the desk, the same", desk_change(room, weighted=True), args.repeat)
     room.end_session()  # every table's players now get their whole scorecards
     timed("console: the same, the session over", room_change(room, messages), args.repeat)
 
@@ -147,6 +152,22 @@ def room_change(room: Room, messages: list[tuple[str, dict[str, object]]]) -> Ca
     def change() -> object:
         counter[0] += 1
         room.receive("result", table, {**last, "seq": counter[0], "prev": counter[0] - 1}, 5000.0)
+        return room.snapshot(5000.0), room.for_players(5000.0)
+    return change
+
+
+def desk_change(room: Room, weighted: bool) -> Callable[[], object]:
+    """One more entry at the Director's desk on board 1 at table 1 (a correction, or a split score),
+    then what the console computes."""
+    tricks = [9]
+
+    def change() -> object:
+        tricks[0] = 8 if tricks[0] == 9 else 9
+        played = Played.parse("3NT", "N", tricks[0])
+        entry = (DeskEntry(0, "assigned", "1", "1", "bench", 0.0, "bench",
+                           assigned=((played, 30.0), (Played.parse("3NT", "N", 10), 70.0))) if weighted
+                 else DeskEntry(0, "correction", "1", "1", "bench", 0.0, "bench", played=played))
+        room.results.adjust(entry)
         return room.snapshot(5000.0), room.for_players(5000.0)
     return change
 

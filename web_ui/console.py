@@ -55,6 +55,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from web_ui import jsonbody
 from web_ui.arbiter_link import signed_link
+from web_ui.console_desk import desk_router
 from web_ui.console_results import results_router
 from web_ui.hub import dumps
 from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody
@@ -341,6 +342,7 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
 
     app.include_router(api)
     app.include_router(results_router(console, director))
+    app.include_router(desk_router(console, director, guarded))
 
     @app.websocket("/ws")
     async def ws(socket: WebSocket) -> None:

@@ -11,6 +11,9 @@
 - A team match: on each board, the home team's score in one room against the away team's
   in the other (Law 78B); the match total converts to VPs on a 20-VP scale (``VpScale``:
   the WBF continuous scale, or a discrete one).
+- A weighted assigned score (Law 12C1(c)) takes no part in the Butler datum; each of its
+  scores is IMPed against it and the IMPs weighted. In cross-IMPs it counts, for the other
+  tables, as a share of a result for each of its scores, as in matchpoints.
 - An artificial score takes no part in the datum or the other results' IMPs; it scores its
   award, +3/0/-3 IMPs (Law 12C2), and in summed cross-IMPs that award against each other result.
 """
@@ -35,7 +38,8 @@ from controller.fieldscore.model import (
     VpScale,
 )
 
-__all__ = ["IMP_SCALE", "butler_board", "cross_imp_board", "cross_imps", "datum", "imps", "score_match"]
+__all__ = ["IMP_SCALE", "butler_board", "cross_imp_board", "cross_imps", "datum", "imps", "score_match",
+           "weighted_cross_imps"]
 
 # The lower bound of each band of Law 78B's scale: 20 points for 1 IMP ... 4000 for 24.
 IMP_SCALE = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500,
@@ -73,8 +77,8 @@ def butler_board(board: str, section: str | None, results: Sequence[Result],
     board_datum = datum(scores, conventions.datum) if scores else None
     scored = []
     for r in results:
-        if r.score is not None and board_datum is not None:
-            ns = float(imps(r.score - board_datum))
+        if r.artificial is None and board_datum is not None:
+            ns = sum(w * imps(s - board_datum) for s, w in r.components)
             ew = -ns
         else:
             assert r.artificial is not None
@@ -96,15 +100,32 @@ def cross_imps(scores: Sequence[int], mode: CrossImps = CrossImps.SUM) -> list[f
     return [float(totals[s]) for s in scores]
 
 
+def weighted_cross_imps(tables: Sequence[Sequence[tuple[int, float]]], mode: CrossImps = CrossImps.SUM
+                        ) -> list[float]:
+    """Cross-IMPs when a table may stand for several scores, each a share of a result (a weighted
+    score, Law 12C1(c)): every score of a table against every score of each other table, the IMPs
+    times the product of their shares; summed, or averaged over the other tables."""
+    out = []
+    for i, mine in enumerate(tables):
+        total = sum(w * v * imps(s - t) for j, theirs in enumerate(tables) if j != i
+                    for s, w in mine for t, v in theirs)
+        others = len(tables) - 1
+        out.append(total / others if mode is CrossImps.AVERAGE and others else float(total))
+    return out
+
+
 def cross_imp_board(board: str, section: str | None, results: Sequence[Result],
                     conventions: Conventions) -> BoardScore:
     """Cross-IMP one board; an artificial score scores its award (times the other results when summed)."""
-    scores = [r.score for r in results if r.score is not None]
-    earned = iter(cross_imps(scores, conventions.cross_imps))
+    compared = [r for r in results if r.artificial is None]
+    if any(r.weighted for r in compared):
+        earned = iter(weighted_cross_imps([r.components for r in compared], conventions.cross_imps))
+    else:
+        earned = iter(cross_imps([r.score for r in compared if r.score is not None], conventions.cross_imps))
     times = 1 if conventions.cross_imps is CrossImps.AVERAGE else max(len(results) - 1, 1)
     scored = []
     for r in results:
-        if r.score is not None:
+        if r.artificial is None:
             ns = next(earned)
             ew = -ns
         else:
@@ -118,6 +139,9 @@ def cross_imp_board(board: str, section: str | None, results: Sequence[Result],
 def _room_imps(home_ns: Result, away_ns: Result, conventions: Conventions) -> int:
     """The home team's IMPs on a board before penalties: its two rooms' scores against each other;
     with an artificial score in a room, the home team's award there (the mean of its awards)."""
+    if home_ns.weighted or away_ns.weighted:
+        raise FieldScoreError(f"board {home_ns.board}: a weighted score in a team match is not scored yet "
+                              "(give the score of each room or an artificial score)")
     if home_ns.score is not None and away_ns.score is not None:
         return imps(home_ns.score - away_ns.score)
     awards = []

@@ -9,7 +9,12 @@
 - An artificial adjusted score (Law 12C2) takes no part in the other tables' matchpoints; it
   scores its award as a share of the top: average plus 60 %, average 50 %, average minus
   40 % (Law 12C2), each side its own (a split score, A+/A-).
-- An assigned adjusted score (Law 12C1) is an ordinary score and is matchpointed as one.
+- An assigned adjusted score (Law 12C1) is an ordinary score and is matchpointed as one. A
+  weighted one (Law 12C1(c): "4S= 30 %, 4S-1 70 %") is a fraction of a result for each of
+  its scores: its own matchpoints are each score's matchpoints against the other tables,
+  weighted; and each other table counts it as so many fractions of a result, one for each of
+  its scores (the method the WBF's Code of Practice and the EBU's White Book describe, as read
+  here: docs/scoring-desk.md).
 - A procedural penalty (Law 90) is taken from the offender's matchpoints after the board is
   scored, in tops (the EBU's standard penalty is a quarter of a top); the opponents keep
   what they scored.
@@ -22,7 +27,7 @@ from collections.abc import Sequence
 
 from controller.fieldscore.model import BoardScore, Conventions, MatchpointScale, Result, ScoredResult
 
-__all__ = ["matchpoints", "neuberg", "score_board", "top"]
+__all__ = ["matchpoints", "neuberg", "score_board", "top", "weighted_matchpoints"]
 
 
 def matchpoints(scores: Sequence[int], scale: MatchpointScale = MatchpointScale.EBU) -> list[float]:
@@ -35,6 +40,29 @@ def matchpoints(scores: Sequence[int], scale: MatchpointScale = MatchpointScale.
     for s in scores:
         below = bisect_left(order, s)
         out.append(beaten * below + half * (bisect_right(order, s) - below - 1))
+    return out
+
+
+def weighted_matchpoints(tables: Sequence[Sequence[tuple[int, float]]],
+                         scale: MatchpointScale = MatchpointScale.EBU) -> list[float]:
+    """Each table's matchpoints when a table may stand for several scores, each a share of a
+    result (a weighted score, Law 12C1(c); an ordinary score is one score with share 1): every
+    score of a table against every score of each other table, per pair of scores the product of
+    their shares times 2 (EBU, WBF) or 1 (ACBL) for a score beaten, half of that for a tie."""
+    beaten = scale.beaten
+    out = []
+    for i, mine in enumerate(tables):
+        points = 0.0
+        for j, theirs in enumerate(tables):
+            if i == j:
+                continue
+            for s, w in mine:
+                for t, v in theirs:
+                    if s > t:
+                        points += w * v * beaten
+                    elif s == t:
+                        points += w * v * beaten / 2.0
+        out.append(points)
     return out
 
 
@@ -57,11 +85,14 @@ def score_board(board: str, section: str | None, results: Sequence[Result], expe
     """Matchpoint one board: the scores against each other, scaled by Neuberg to ``expected``
     results (at least the results it has), artificial scores as shares of the top, then penalties."""
     scale = conventions.matchpoints
-    scores = [r.score for r in results if r.score is not None]
-    n = len(scores)
+    compared = [r for r in results if r.artificial is None]
+    n = len(compared)
     size = max(expected, len(results)) if conventions.neuberg else len(results)
     board_top = top(size, scale)
-    earned = iter(matchpoints(scores, scale))
+    if any(r.weighted for r in compared):
+        earned = iter(weighted_matchpoints([r.components for r in compared], scale))
+    else:
+        earned = iter(matchpoints([r.score for r in compared if r.score is not None], scale))
     scored = []
     for r in results:
         if r.artificial is None:

@@ -128,7 +128,8 @@ class Result:
     East-West. A procedural penalty (Law 90) is taken from the offending side only, after the
     board is scored, and changes nothing for the other tables: ``penalty_ns``/``penalty_ew`` in
     tops for matchpoints (0.25 is the EBU's standard quarter top) and in IMPs for IMP scoring.
-    An assigned score (Law 12C1) is an ordinary score.
+    An assigned score (Law 12C1) is an ordinary score; a weighted one (Law 12C1(c)) is
+    ``weighted``: North-South's scores, each with its weight in % (the weights add up to 100).
     """
 
     board: str
@@ -139,11 +140,33 @@ class Result:
     section: str | None = None
     penalty_ns: float = 0.0
     penalty_ew: float = 0.0
+    weighted: tuple[tuple[int, float], ...] = ()
 
     def __post_init__(self) -> None:
-        if (self.score is None) == (self.artificial is None):
-            raise FieldScoreError(f"board {self.board} ({self.ns} v {self.ew}): a result is a score "
-                                  "or an artificial score, not both or neither")
+        given = (self.score is not None) + (self.artificial is not None) + bool(self.weighted)
+        if given != 1:
+            raise FieldScoreError(f"board {self.board} ({self.ns} v {self.ew}): a result is a score, "
+                                  "an artificial score or a weighted score, one of them")
+        if self.weighted and (len(self.weighted) < 2 or any(w <= 0 for _, w in self.weighted)
+                              or abs(sum(w for _, w in self.weighted) - 100.0) > 1e-6):
+            raise FieldScoreError(f"board {self.board} ({self.ns} v {self.ew}): a weighted score has two or "
+                                  "more scores whose weights are above 0 and add up to 100 %")
+
+    @property
+    def components(self) -> tuple[tuple[int, float], ...]:
+        """The scores this result stands for, each with its share (1 in all): one for a score, the
+        weighted scores' for a weighted one, none for an artificial score."""
+        if self.score is not None:
+            return ((self.score, 1.0),)
+        return tuple((s, w / 100.0) for s, w in self.weighted)
+
+    def score_text(self) -> str:
+        """The score as the scorer writes it: ``420``, ``A+/A-`` or ``420 30% -50 70%``."""
+        if self.artificial is not None:
+            return str(self.artificial)
+        if self.weighted:
+            return " ".join(f"{s} {w:g}%" for s, w in self.weighted)
+        return str(self.score)
 
 
 @dataclass(frozen=True, slots=True)

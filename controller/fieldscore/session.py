@@ -15,6 +15,8 @@ A session file has one ``[session]`` table::
     scoring = "MP"               # pairs: MP, Butler, CrossIMP; teams: Teams
     matchpoints = "ebu"          # ebu (2 per pair beaten) or acbl (1)
     round_minutes = 22.5         # the time of a round, the move included (default 7.5 a board)
+    awards = [60, 50, 40]        # average plus, average, average minus in % of a top (Law 12C2)
+    award_imps = [3, 0, -3]      # the same in IMPs (Butler, cross-IMPs, teams)
 
 Team movements name their teams: ``teams = 6`` (teams 1 to 6) or ``teams = ["Reds", "Blues"]``
 (``teams`` for a two-room match: exactly two, by default "1" and "2"). A Swiss lists its
@@ -57,7 +59,8 @@ _KEYS = {
     MovementKind.ROUND_ROBIN: {"teams", "rounds", "boards_per_round"},
     MovementKind.SWISS: {"teams", "rounds", "boards_per_round"},
 }
-_COMMON = {"name", "movement", "first_board", "scoring", "matchpoints", "date", "round_minutes"}
+_COMMON = {"name", "movement", "first_board", "scoring", "matchpoints", "date", "round_minutes", "awards",
+           "award_imps"}
 MINUTES_PER_BOARD = 7.5
 """A round's time by default: this many minutes per board, the move included."""
 
@@ -188,6 +191,12 @@ class _Reader:
                 conventions = Conventions(matchpoints=MatchpointScale(scale.strip().lower()))
             except ValueError:
                 raise self.fail("matchpoints", "ebu or acbl expected") from None
+        awards = self.awards("awards", 0.0, 100.0)
+        if awards is not None:
+            conventions = replace(conventions, award_percent=awards)
+        award_imps = self.awards("award_imps", -24.0, 24.0)
+        if award_imps is not None:
+            conventions = replace(conventions, award_imps=award_imps)
         boards = self.integer("boards_per_round", required=True)
         first = self.integer("first_board", 1)
         assert boards is not None and first is not None
@@ -202,6 +211,19 @@ class _Reader:
             raise MovementError(f"{self.source}: {exc}") from None
         return Session(self.text("name", "Session") or "Session", kind, scoring, sections, planned, conventions,
                        self.text("date"), self.minutes())
+
+    def awards(self, key: str, low: float, high: float) -> tuple[float, float, float] | None:
+        """Average plus, average and average minus (Law 12C2), each from ``low`` to ``high``, in that order."""
+        value = self.table.get(key)
+        if value is None:
+            return None
+        if (not isinstance(value, list) or len(value) != 3
+                or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value)):
+            raise self.fail(key, "three numbers are expected: average plus, average, average minus")
+        plus, average, minus = (float(v) for v in value)
+        if not (high >= plus >= average >= minus >= low):
+            raise self.fail(key, f"from {low:g} to {high:g}, average plus first and average minus last")
+        return plus, average, minus
 
     def minutes(self) -> float | None:
         value = self.table.get("round_minutes")

@@ -672,13 +672,15 @@ def _traveller_score(r: Result) -> list[str]:
     """Score_NS and Score_EW: the score in its side's column; an artificial one (``^``) in North-South's."""
     if r.artificial is not None:
         return ["^" + str(r.artificial), "-"]
+    if r.weighted:  # PBN has no form for a weighted score (Law 12C1(c)): written so that no reader takes it for one
+        return ["^" + "/".join(f"{s}@{w:g}" for s, w in r.weighted), "-"]
     assert r.score is not None
     return [str(r.score), "-"] if r.score >= 0 else ["-", str(-r.score)]
 
 
 def _room_score(r: Result) -> str:
-    if r.artificial is not None:
-        return f"NS {r.artificial}"
+    if r.artificial is not None or r.weighted:
+        return f"NS {r.score_text()}"
     return f"NS {r.score}"
 
 

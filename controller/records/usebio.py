@@ -379,6 +379,8 @@ def _place_text(st: Standing) -> str | None:
 
 
 def _score_text(r: Result) -> str:
+    if r.weighted:  # USEBIO 1.2 has no form for a weighted score (Law 12C1(c))
+        return "/".join(f"{s}@{w:g}" for s, w in r.weighted)
     if r.artificial is None:
         return str(r.score)
     ns, ew = _AWARD_PERCENT[r.artificial.ns], _AWARD_PERCENT[r.artificial.ew]

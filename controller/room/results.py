@@ -14,6 +14,8 @@ arbiter view holds the deal) and a board finished (its ``result``, the replay en
 * the **scores**: the results scored with ``controller.fieldscore.score_event`` (matchpoints
   by default, the session's scoring otherwise; a team movement's matches from its two rooms),
   recomputed only when something changed: every board's points, the ranking, a pair's scorecard.
+* the **Director's desk** (``controller.room.adjustments``): corrections and adjusted scores,
+  each an entry; the results are scored as they stand after them (``adjust``, ``entries``).
 
 And it checks the boards across the room:
 
@@ -58,6 +60,7 @@ from controller.fieldscore.model import (
 )
 from controller.fieldscore.movement import Movement, Sitting
 from controller.fieldscore.session import Session
+from controller.room.adjustments import Desk, DeskEntry, DeskError, result_of
 from controller.room.boards import deals_differ, merged, rotation, turned
 
 __all__ = ["RoomAlert", "RoomResults", "deals_differ", "table_order"]
@@ -137,6 +140,8 @@ class _Scored:
     rows: dict[tuple[str, str], tuple[Attribution, str, ScoredResult | None]]
     """(board, table) -> attribution, label (the board as scored) and its points."""
     groups: dict[str, list[list[str]]]
+    entries: dict[str, dict[str, Json]] = field(default_factory=dict)
+    """board -> table -> the result entry as it stands (``RoomResults.entries``)."""
 
 
 class RoomResults:
@@ -156,6 +161,8 @@ class RoomResults:
         self._told: dict[str, int] = {}
         """board -> how many different deals the Director has been told of."""
         self._scored: _Scored | None = None
+        self.desk = Desk()
+        """The Director's corrections and adjusted scores (``controller.room.adjustments``)."""
 
     # -- taking the tables' messages ----------------------------------------------------------------
 
@@ -390,6 +397,11 @@ class RoomResults:
             section, _, sittings = where
             s = sittings[way.seen[number]]
             return Attribution(section or None, s.ns, s.ew, s.round, s.table, number in way.out_of_round)
+        if where is not None and number is not None and table not in self.results.get(board, {}):
+            section, movement, sittings = where  # a board not played, adjusted: the movement's pairs
+            for s in sittings:
+                if number in _set_boards(movement, s):
+                    return Attribution(section or None, s.ns, s.ew, s.round, s.table)
         pairs = body.get("pairs")
         ns = ew = table
         if isinstance(pairs, dict):
@@ -398,6 +410,43 @@ class RoomResults:
         if ns == ew:
             ns, ew = f"{ns}NS", f"{ew}EW"
         return Attribution(None, ns, ew)
+
+    # -- the Director's desk ---------------------------------------------------------------------------------
+
+    def adjust(self, entry: DeskEntry) -> DeskEntry:
+        """Add the Director's ``entry`` (its id given here) and score again; DeskError, nothing
+        changed, for a board the table neither played nor should play, a correction where there is no
+        result, or a weighted score in a team match."""
+        played = entry.table in self.results.get(entry.board, {})
+        if entry.kind == "correction" and not played:
+            raise DeskError(f"table {entry.table} has no result on board {entry.board} to correct "
+                            "(give an adjusted score for a board not played)")
+        where = self.place(entry.table)
+        due = where is not None and any(entry.board.isdigit() and int(entry.board) in _set_boards(where[1], s)
+                                        for s in where[2])
+        if entry.kind != "undo" and not played and not due:
+            raise DeskError(f"table {entry.table} did not play board {entry.board}, and the movement does not "
+                            "give it that board")
+        if len(entry.assigned) > 1 and self.session is not None and self.session.scoring is Scoring.TEAMS:
+            raise DeskError("a weighted score in a team match is not scored yet: assign one result")
+        self.desk = self.desk.add(entry)
+        self._scored = None
+        return self.desk.entries[-1]
+
+    def scored_again(self) -> None:
+        """Score again when asked (the desk was put back from the console's store)."""
+        self._scored = None
+
+    def entries(self) -> dict[str, dict[str, Json]]:
+        """board -> table -> the result entry as it stands after the Director's entries."""
+        out: dict[str, dict[str, Json]] = {board: dict(sent) for board, sent in self.results.items()}
+        for board, table in self.desk.touched():  # only where the Director made an entry
+            body = self.desk.entry(board, table, self.results.get(board, {}).get(table))
+            if body is not None:
+                out.setdefault(board, {})[table] = body
+            else:
+                out.get(board, {}).pop(table, None)
+        return {board: tables for board, tables in out.items() if tables}
 
     # -- the scores ----------------------------------------------------------------------------------------
 
@@ -415,22 +464,22 @@ class RoomResults:
         made: dict[int, tuple[str, str]] = {}
         results: list[Result] = []
         groups = self.fouled()
-        for board in sorted(self.results, key=table_order):
+        entries = self.entries()
+        for board in sorted(entries, key=table_order):
             labels = {t: board if i == 0 else f"{board}{chr(ord('a') + i)}"
                       for i, tables in enumerate(groups.get(board, ())) for t in tables}
-            for table in sorted(self.results[board], key=table_order):
-                body = self.results[board][table]
+            for table in sorted(entries[board], key=table_order):
+                body = entries[board][table]
                 who = self.attribution(table, board, body)
                 label = labels.get(table, board)
                 rows[(board, table)] = (who, label, None)
-                points = _int(body.get("score_ns"))
-                if points is None:
+                result = result_of(label, who.ns, who.ew, who.section, body)
+                if result is None:
                     continue
-                result = Result(label, who.ns, who.ew, score=points, section=who.section)
                 made[id(result)] = (board, table)
                 results.append(result)
         if not results:
-            return _Scored(None, rows, groups)
+            return _Scored(None, rows, groups, entries)
         participants: tuple[tuple[str | None, str], ...] = ()
         matches: tuple[Match, ...] = ()
         if session is not None:
@@ -442,14 +491,14 @@ class RoomResults:
         try:
             score = score_event(event)
         except FieldScoreError:
-            return _Scored(None, rows, groups)
+            return _Scored(None, rows, groups, entries)
         for b in score.boards:
             for s in b.results:
                 key = made.get(id(s.result))
                 if key is not None:
                     who, label, _ = rows[key]
                     rows[key] = (who, label, s)
-        return _Scored(score, rows, groups)
+        return _Scored(score, rows, groups, entries)
 
     @staticmethod
     def _matches(results: list[Result], made: dict[int, tuple[str, str]],
@@ -479,15 +528,16 @@ class RoomResults:
         """Per board, every table's result: contract, result, North-South's score and the pairs."""
         scored = self.scored()
         out = []
-        for board in sorted(self.results, key=table_order):
+        for board in sorted(scored.entries, key=table_order):
             rows = []
-            for table in sorted(self.results[board], key=table_order):
-                r = self.results[board][table]
+            for table in sorted(scored.entries[board], key=table_order):
+                r = scored.entries[board][table]
                 who = scored.rows[(board, table)][0]
                 pairs = {"NS": who.ns, "EW": who.ew} if who.round is not None else r.get("pairs")
                 rows.append({"table": table, "contract": r.get("contract"), "declarer": r.get("declarer"),
                              "tricks": r.get("tricks"), "result": r.get("result"), "score_ns": r.get("score_ns"),
-                             "status": r.get("status"), "pairs": pairs})
+                             "status": r.get("status"), "pairs": pairs,
+                             **{k: r[k] for k in _DESK_FIELDS if k in r}})
             out.append({"board": board, "results": rows})
         return out
 
@@ -554,14 +604,14 @@ class RoomResults:
         scored = self.scored()
         rows = []
         keys = scored.rows.keys() if boards is None else \
-            [(b, t) for b in boards for t in ((table,) if table is not None else self.results.get(b, {}))
+            [(b, t) for b in boards for t in ((table,) if table is not None else scored.entries.get(b, {}))
              if (b, t) in scored.rows]
         for board, table in keys:
             who, label, s = scored.rows[(board, table)]
             if (who.section or None) != (section or None) or pair not in (who.ns, who.ew):
                 continue
             ns = who.ns == pair
-            r = self.results[board][table]
+            r = scored.entries[board][table]
             score = _int(r.get("score_ns"))
             rows.append({"board": board, "label": label, "round": who.round, "table": table,
                          "direction": "NS" if ns else "EW", "opponents": who.ew if ns else who.ns,
@@ -577,6 +627,10 @@ class RoomResults:
             standing = next((_standing(st) for st in scored.score.standings
                              if st.pair == pair and (st.section or None) == (section or None)), None)
         return {"pair": pair, "section": section, "standing": standing, "boards": rows}
+
+
+_DESK_FIELDS = ("lead", "artificial", "assigned", "weighted", "penalty_ns", "penalty_ew", "original", "desk")
+"""What a traveller row shows of the Director's entries (``controller.room.adjustments``)."""
 
 
 def _set_boards(movement: Movement, sitting: Sitting) -> tuple[int, ...]:

@@ -58,11 +58,13 @@ import paho.mqtt.client as mqtt
 from controller.deal import Deal
 from controller.fieldscore.model import EventScore
 from controller.fieldscore.session import Session
+from controller.room.adjustments import DeskEntry
 from controller.room.clock import RoundClock
 from controller.room.console import Call, Room, Stream
 from controller.room.players import PlayerSettings
 from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.commands import command
+from tablectl.room.console_desk import DeskStore, adjust_kept, desk_json, restore_desk
 from tablectl.room.console_store import ConsoleStore, Message, Refusal, restore
 from tablectl.room.intake import Claims, Refused, Taken, foreign_console, prev_of, read_message
 from tablectl.room.link import COMMAND_LIMIT, iso, room_client
@@ -152,6 +154,8 @@ class Console:
         elif kept is None:
             self.store.set("session_key", session_key(session))
         self._acks = {t: a for t in self._known() if (a := self.room.acknowledged(t)) is not None}
+        self.desk_store = DeskStore(self.store.path)
+        restore_desk(self.room.results, self.desk_store.load())
         self._client = room_client(address, f"bridge-{self.club}-console", clean_session=False)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
@@ -195,6 +199,7 @@ class Console:
             self.store.close()
             kept = archive(path, self._wall())
             self.store = ConsoleStore(path)
+            self.desk_store = DeskStore(path)  # the new session's desk: empty (the old one is in the archive)
             self.store.set("session_key", session_key(self.session))
             self.store.set("archived_streams", streams)
             self.store.set("players", old.players.as_json())
@@ -663,6 +668,23 @@ class Console:
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the players' results
         self._notify()
         return self.settings()
+
+    # -- the Director's desk (tablectl.room.console_desk) -------------------------------------------------
+
+    def desk(self) -> Json:
+        """The Director's corrections and adjusted scores, oldest first."""
+        with self._lock:
+            return desk_json(self.room.results)
+
+    def adjust(self, entry: DeskEntry) -> Json:
+        """Make and keep the Director's ``entry``, made now; the scores follow, the players are told
+        (DeskError: refused, nothing changed)."""
+        with self._lock:
+            made = adjust_kept(self.room.results, self.desk_store, entry, self._wall())
+            self.version += 1
+        self._queue.put(("", b"", self._wall(), False))  # the console thread sends the players' results
+        self._notify()
+        return made.as_json()
 
     def opened(self, table: str) -> None:
         with self._lock:

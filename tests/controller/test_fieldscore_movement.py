@@ -263,7 +263,7 @@ def test_session_file_for_teams() -> None:
     ("[session]\nmovement = 'mitchel'\ntables = 8\nboards_per_round = 3\n",
      "s.toml: [session] movement = \"mitchel\": unknown movement (one of mitchell, howell, teams, round_robin, swiss)"),
     ("[session]\nmovement = 'mitchell'\ntabels = 8\nboards_per_round = 3\n",
-     "s.toml: [session] tabels = 8: unknown key for a mitchell movement (known: arrow_switch, boards_per_round,"),
+     "s.toml: [session] tabels = 8: unknown key for a mitchell movement (known: arrow_switch, award_imps, awards,"),
     ("[session]\nmovement = 'mitchell'\ntables = 8\n", "s.toml: [session] boards_per_round: missing"),
     ("[session]\nmovement = 'mitchell'\ntables = '8'\nboards_per_round = 3\n",
      "s.toml: [session] tables = \"8\": a whole number is expected"),

@@ -1,0 +1,90 @@
+"""The Director's desk entries kept in the console's store (``console.sqlite``, table ``desk_entry``).
+
+Every correction, adjusted score, procedural penalty and undo the Director makes
+(``controller.room.adjustments``) is kept, in order, as the JSON of its entry. A restarted
+console reads them back after the tables' messages, so that the scores stand as they stood.
+An entry is kept before it counts: when it cannot be written the desk is left as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from controller.room.adjustments import Desk, DeskEntry, DeskError
+from controller.room.results import RoomResults
+
+__all__ = ["DeskStore", "adjust_kept", "desk_json", "restore_desk"]
+
+log = logging.getLogger(__name__)
+
+Json = dict[str, Any]
+
+
+class DeskStore:
+    """The desk's entries in the console's SQLite file (a connection of its own for each use:
+    entries are few, and the console's own connection stays the console's)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        with contextlib.closing(self._connect()) as conn:
+            conn.execute("CREATE TABLE IF NOT EXISTS desk_entry (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)")
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(str(self.path), isolation_level=None, timeout=10.0)
+        conn.execute("PRAGMA journal_mode=WAL")
+        return conn
+
+    def add(self, entry: DeskEntry) -> None:
+        """Keep ``entry`` (sqlite3.Error when it cannot be written, or its id is taken)."""
+        with contextlib.closing(self._connect()) as conn:
+            conn.execute("INSERT INTO desk_entry VALUES (?, ?)", (entry.id, json.dumps(entry.as_json())))
+
+    def load(self) -> list[DeskEntry]:
+        """Every entry kept, in order; one that cannot be read ends the list (what follows it may
+        depend on it), with a warning."""
+        out: list[DeskEntry] = []
+        with contextlib.closing(self._connect()) as conn:
+            rows = list(conn.execute("SELECT id, payload FROM desk_entry ORDER BY id"))
+        for id_, payload in rows:
+            try:
+                entry = DeskEntry.from_json(json.loads(payload))
+            except (ValueError, TypeError) as exc:
+                log.warning("console: desk entry %s cannot be read (%s): it and the entries after it are ignored",
+                            id_, exc)
+                break
+            if entry.id != len(out) + 1:
+                log.warning("console: desk entry %s is out of order: it and the entries after it are ignored", id_)
+                break
+            out.append(entry)
+        return out
+
+
+def restore_desk(results: RoomResults, entries: list[DeskEntry]) -> None:
+    """Put the kept ``entries`` back as they were made (they were checked when made)."""
+    results.desk = Desk(tuple(entries))
+    results.scored_again()
+
+
+def adjust_kept(results: RoomResults, store: DeskStore, entry: DeskEntry, at: float) -> DeskEntry:
+    """Add ``entry``, made at ``at`` (wall-clock seconds), to the desk and keep it; DeskError when
+    it is refused or cannot be kept, the desk unchanged either way."""
+    before = results.desk
+    made = results.adjust(replace(entry, at=at))
+    try:
+        store.add(made)
+    except sqlite3.Error as exc:
+        results.desk = before
+        results.scored_again()
+        raise DeskError(f"the entry could not be kept in the console's store ({exc}): nothing changed") from None
+    return made
+
+
+def desk_json(results: RoomResults) -> Json:
+    """Every entry, oldest first, each with ``undone`` (taken back since)."""
+    return {"entries": results.desk.as_json()}

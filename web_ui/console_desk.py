@@ -1,0 +1,205 @@
+"""The Director's scoring desk at the console: ``desk_router(console, director, guarded) -> APIRouter``.
+
+Corrections and adjusted scores (``controller.room.adjustments``), each kept with who, when and
+why; the scores, travellers and ranking of ``/api/room`` and ``/api/ranking`` follow at once.
+Reading needs the Director's session (``director``); every change also the same origin and the
+CSRF token (``guarded``), as the console's other changes (``web_ui.console``). Errors are
+``{"detail": ...}``: 422 for a body that is not what is expected, 409 for an entry the desk
+refuses (why, in plain words); the desk is unchanged either way.
+
+- ``GET /api/desk``: ``{"entries": [{"id", "kind", "law", "board", "table", "by", "at", "reason",
+  "what", "undone", ...}]}``, oldest first;
+- ``POST /api/desk/corrections {"board", "table", "contract", "declarer", "tricks", "lead", "by",
+  "reason"}``: the result as it should stand (``"contract": "Pass"``: passed out), Law 79C;
+- ``POST /api/desk/artificial {"board", "table", "ns", "ew", ...}``: ``A+``, ``A`` or ``A-`` to
+  each side (Law 12C2);
+- ``POST /api/desk/assigned {"board", "table", "results": [{"contract", "declarer", "tricks",
+  "weight"}], ...}``: one result (weight 100) or a weighted score (Law 12C1(c));
+- ``POST /api/desk/penalties {"board", "table", "side", "amount", ...}``: a procedural penalty
+  (Law 90) on ``NS`` or ``EW``: a fraction of a top in matchpoints, IMPs in IMP scoring;
+- ``POST /api/desk/undo {"entry", "by", "reason"}``: take an entry back (an entry itself).
+
+Each change answers the entry as made (``{"id", "kind", ...}``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Annotated, Any, Literal, Protocol, runtime_checkable
+
+from fastapi import APIRouter, Depends, HTTPException
+from pydantic import BaseModel, Field
+
+from controller.fieldscore.model import Artificial, Award
+from controller.room.adjustments import DeskEntry, DeskError, Played
+from controller.room.console import Room
+
+__all__ = ["DeskService", "desk_router"]
+
+Json = dict[str, Any]
+
+Board = Annotated[str, Field(pattern=r"^[1-9][0-9]{0,2}$", description="the board's number")]
+Table = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,16}$", description="the table, as the console names it")]
+By = Annotated[str, Field(min_length=1, max_length=60, description="who makes the entry (the Director's name)")]
+Reason = Annotated[str, Field(min_length=1, max_length=300, description="why: kept with the entry")]
+Tricks = Annotated[int, Field(ge=0, le=13)]
+AwardText = Literal["A+", "A", "A-"]
+
+
+@runtime_checkable
+class DeskService(Protocol):
+    """What the desk needs of the console (``tablectl.room.console.Console``)."""
+
+    def desk(self) -> Json:
+        """``{"entries": [...]}``, oldest first."""
+        ...
+
+    def adjust(self, entry: DeskEntry) -> Json:
+        """Make and keep ``entry``, made now (DeskError: refused, nothing changed)."""
+        ...
+
+
+class _OfRoom:
+    """The desk of a console that offers only its ``room`` (kept in memory only)."""
+
+    def __init__(self, room: Room, lock: Any) -> None:
+        self.room = room
+        self.lock = lock
+
+    def desk(self) -> Json:
+        with self.lock:
+            return {"entries": self.room.results.desk.as_json()}
+
+    def adjust(self, entry: DeskEntry) -> Json:
+        with self.lock:
+            return self.room.results.adjust(replace(entry, at=time.time())).as_json()
+
+
+def _service(console: object) -> DeskService:
+    if isinstance(console, DeskService):
+        return console
+    room = getattr(console, "room", None)
+    if isinstance(room, Room):
+        return _OfRoom(room, getattr(console, "_lock", None) or threading.RLock())
+    raise TypeError(f"{type(console).__name__} offers no desk (DeskService) and no room")
+
+
+class _Entry(BaseModel):
+    model_config = {"extra": "forbid"}
+    by: By = "Director"
+    reason: Reason
+
+
+class _AtTable(_Entry):
+    board: Board
+    table: Table
+
+
+class CorrectionBody(_AtTable):
+    """The result as it should stand (Law 79C)."""
+
+    contract: str = Field(min_length=1, max_length=10, description='"4S", "3NTX", or "Pass"')
+    declarer: Literal["N", "E", "S", "W"] | None = None
+    tricks: Tricks | None = Field(default=None, description="the tricks declarer took")
+    lead: str | None = Field(default=None, min_length=2, max_length=3, description='the opening lead: "HK"')
+
+
+class ArtificialBody(_AtTable):
+    """An artificial adjusted score to each side (Law 12C2)."""
+
+    ns: AwardText
+    ew: AwardText
+
+
+class AssignedResult(BaseModel):
+    model_config = {"extra": "forbid"}
+    contract: str = Field(min_length=1, max_length=10)
+    declarer: Literal["N", "E", "S", "W"] | None = None
+    tricks: Tricks | None = None
+    weight: float = Field(default=100.0, gt=0, le=100, description="in %; the weights add up to 100")
+
+
+class AssignedBody(_AtTable):
+    """An assigned adjusted score: one result, or several weighted (Law 12C1)."""
+
+    results: list[AssignedResult] = Field(min_length=1, max_length=6)
+
+
+class PenaltyBody(_AtTable):
+    """A procedural penalty on one side (Law 90)."""
+
+    side: Literal["NS", "EW"]
+    amount: float = Field(gt=0, le=100, description="a fraction of a top (matchpoints) or IMPs")
+
+
+class UndoBody(_Entry):
+    """Take back an entry."""
+
+    entry: int = Field(ge=1)
+
+
+def _correction(b: CorrectionBody) -> DeskEntry:
+    played = Played.parse(b.contract, b.declarer, b.tricks, b.lead)
+    return DeskEntry(0, "correction", b.board, b.table, b.by, 0.0, b.reason, played=played)
+
+
+def _artificial(b: ArtificialBody) -> DeskEntry:
+    return DeskEntry(0, "artificial", b.board, b.table, b.by, 0.0, b.reason, award=Artificial(Award(b.ns), Award(b.ew)))
+
+
+def _assigned(b: AssignedBody) -> DeskEntry:
+    assigned = tuple((Played.parse(r.contract, r.declarer, r.tricks), r.weight) for r in b.results)
+    return DeskEntry(0, "assigned", b.board, b.table, b.by, 0.0, b.reason, assigned=assigned)
+
+
+def _penalty(b: PenaltyBody) -> DeskEntry:
+    return DeskEntry(0, "penalty", b.board, b.table, b.by, 0.0, b.reason, side=b.side, amount=b.amount)
+
+
+def _undo(b: UndoBody) -> DeskEntry:
+    return DeskEntry(0, "undo", "", "", b.by, 0.0, b.reason, undoes=b.entry)
+
+
+def desk_router(console: object, director: Callable[..., Any], guarded: Callable[..., Any]) -> APIRouter:
+    """The desk's routes (module doc) over ``console``: reading behind ``director``, changes behind ``guarded``."""
+    service = _service(console)
+    api = APIRouter(prefix="/api/desk", tags=["desk"], dependencies=[Depends(director)])
+
+    async def make(build: Callable[[Any], DeskEntry], body: BaseModel) -> Json:
+        try:
+            entry = build(body)
+            return await asyncio.to_thread(service.adjust, entry)
+        except DeskError as exc:
+            raise HTTPException(409, str(exc)) from exc
+
+    changes = [Depends(guarded)]
+
+    @api.get("", summary="The Director's corrections and adjusted scores, oldest first")
+    async def desk() -> Json:
+        return await asyncio.to_thread(service.desk)
+
+    @api.post("/corrections", dependencies=changes, summary="Correct a table's result (Law 79C)")
+    async def correction(body: CorrectionBody) -> Json:
+        return await make(_correction, body)
+
+    @api.post("/artificial", dependencies=changes, summary="An artificial adjusted score to each side (Law 12C2)")
+    async def artificial(body: ArtificialBody) -> Json:
+        return await make(_artificial, body)
+
+    @api.post("/assigned", dependencies=changes, summary="An assigned adjusted score, weighted or not (Law 12C1)")
+    async def assigned(body: AssignedBody) -> Json:
+        return await make(_assigned, body)
+
+    @api.post("/penalties", dependencies=changes, summary="A procedural penalty on one side (Law 90)")
+    async def penalty(body: PenaltyBody) -> Json:
+        return await make(_penalty, body)
+
+    @api.post("/undo", dependencies=changes, summary="Take an entry back (the undo is kept as an entry too)")
+    async def undo(body: UndoBody) -> Json:
+        return await make(_undo, body)
+
+    return api
