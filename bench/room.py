@@ -53,6 +53,7 @@ import argparse
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -75,6 +76,7 @@ from roomprobe import (  # noqa: E402  (bench/ is not a package: its scripts run
     console_stats,
     figures,
     latencies,
+    link_trouble,
     rate,
     state_sizes,
     status_mb,
@@ -304,6 +306,11 @@ def run(args: argparse.Namespace) -> Json:
                 print(f"  other alarms: {len(client.other_alarms)}, e.g. {client.other_alarms[0].get('text')}")
             for p in problems[:5]:
                 print(f"  problem: {p}")
+            trouble = link_trouble(broker.log_path, tmp / "console.log", [w.log for w in workers])
+            result["link_trouble"] = trouble
+            print(f"  the links, from the logs: the console lost the broker {trouble['console_lost_broker']} times, "
+                  f"the tables {trouble['tables_lost_broker']} times; the broker's disconnections and drops: "
+                  f"{trouble['broker'] or 'none'}")
             ask_all(workers, {"cmd": "stop"}, timeout=60)
         except BaseException:
             print(f"\n-- the console's log:\n{tail(tmp / 'console.log')}\n-- the broker's log:\n"
@@ -325,6 +332,11 @@ def run(args: argparse.Namespace) -> Json:
                 stop_group(console)
             console_log.close()
             broker.stop()
+            if args.logs is not None:  # the console's, the broker's and the workers' logs, for a closer look
+                args.logs.mkdir(parents=True, exist_ok=True)
+                for log in [tmp / "console.log", broker.log_path, *(w.log for w in workers)]:
+                    with contextlib.suppress(OSError):
+                        shutil.copy(log, args.logs / log.name)
             result["load_after"] = load()
             print(f"\ndone in {time.monotonic() - started:.0f} s; load average {load()}")
     return result
@@ -365,6 +377,7 @@ def main() -> None:
                         help="seconds an alarm may still come after its phase before it counts as lost")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures to this file, as JSON")
+    parser.add_argument("--logs", type=Path, help="keep the console's, the broker's and the workers' logs here")
     args = parser.parse_args()
     if not 1 <= args.tables <= 255 or args.rounds < 1 or args.idle < 0 or args.grace < 0:
         parser.error("--tables 1..255, --rounds >= 1, --idle and --grace >= 0")

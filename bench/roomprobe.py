@@ -329,3 +329,28 @@ def state_sizes(path: Path) -> tuple[float, int] | None:
         if sizes:
             return statistics.mean(sizes), max(sizes)
     return None
+
+
+def link_trouble(broker_log: Path, console_log: Path, worker_logs: list[Path]) -> Json:
+    """What the logs say went wrong on the way (an alarm late by a reconnection, or lost): the broker's
+    disconnections and drops by client (console, tables, other), and the warnings the console and the tables'
+    links wrote when they lost the broker."""
+
+    def lines(path: Path) -> list[str]:
+        with contextlib.suppress(OSError):
+            return path.read_text(errors="replace").splitlines()
+        return []
+
+    out: Json = {"broker": {}, "console_lost_broker": 0, "tables_lost_broker": 0}
+    for line in lines(broker_log):
+        low = line.lower()
+        if not any(w in low for w in ("disconnect", "timeout", "dropp", "closing", "exceeded")):
+            continue
+        who = "console" if "-console" in line else "tables" if "-table-" in line else "other"
+        what = ("timeout" if "timeout" in low or "exceeded" in low else "dropped" if "dropp" in low
+                else "disconnected")
+        key = f"{who} {what}"
+        out["broker"][key] = out["broker"].get(key, 0) + 1
+    out["console_lost_broker"] = sum("lost the room's broker" in line for line in lines(console_log))
+    out["tables_lost_broker"] = sum("lost the room's broker" in line for p in worker_logs for line in lines(p))
+    return out
