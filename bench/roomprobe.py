@@ -195,9 +195,20 @@ class AlarmClient:
         with self.changed:
             return self._count(event)
 
-    def wait_count(self, event: str, n: int, timeout: float) -> bool:
+    def wait_count(self, event: str, n: int, timeout: float, quiet: float = 10.0) -> bool:
+        """Wait until ``n`` alarms of ``event`` have come, at most ``timeout`` seconds, and no longer than
+        ``quiet`` seconds without a new one of any kind (the rest are not coming: lost)."""
+        deadline = time.monotonic() + timeout
         with self.changed:
-            return self.changed.wait_for(lambda: self._count(event) >= n, timeout)
+            while self._count(event) < n:
+                seen = sum(len(v) for v in self.alarms.values())
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self.changed.wait(min(left, quiet))
+                if sum(len(v) for v in self.alarms.values()) == seen:
+                    return self._count(event) >= n
+            return True
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -211,7 +222,9 @@ class AlertTap:
         import paho.mqtt.client as mqtt
         from paho.mqtt.enums import CallbackAPIVersion
 
-        self.raised: dict[tuple[str, str], list[float]] = {}
+        self.raised: dict[tuple[str, str], list[tuple[float, object]]] = {}
+        """(event, table) -> each alert raising an alarm, in the order the table sent them: when it left the
+        broker, and the envelope's ``at`` (which the console's alarm repeats: how the two are matched)."""
         self._seen: set[tuple[str, int]] = set()
         self.lock = threading.Lock()
         self.ready = threading.Event()
@@ -239,7 +252,7 @@ class AlertTap:
             with self.lock:
                 if key not in self._seen:
                     self._seen.add(key)
-                    self.raised.setdefault((event, key[0]), []).append(now)
+                    self.raised.setdefault((event, key[0]), []).append((now, msg.get("at")))
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -270,27 +283,35 @@ PARTS = {
 
 def latencies(event: str, samples: list[Json], client: AlarmClient, tap: AlertTap,
               used: dict[tuple[str, str], int]) -> tuple[dict[str, list[float]], int]:
-    """Pair each of ``samples`` (of ``event``) with the next unpaired alarm of its table and kind: the latencies
-    (ms) and how many got no alarm. ``used`` counts the alarms paired so far, across phases."""
+    """Pair each of ``samples`` (of ``event``) with its table's alert and alarm: the latencies (ms), and how
+    many got no alarm on the WebSocket.
+
+    A table's samples and the alerts the bare subscriber saw come in the same order (one link, QoS 1, in
+    order); ``used`` counts those paired so far, across phases. The console's alarm is the one repeating the
+    alert's ``at``: an alarm that never came is lost and shifts no other pairing."""
     out: dict[str, list[float]] = {"total": [], **{part: [] for part in PARTS}}
     lost = 0
     with client.changed:
-        alarms = {k: list(v) for k, v in client.alarms.items()}
+        alarms = {k: {msg.get("at"): (t, msg) for t, msg in v} for k, v in client.alarms.items()}
     with tap.lock:
         tapped = {k: list(v) for k, v in tap.raised.items()}
     for sample in sorted(samples, key=lambda m: m["emit"]):
         key = (event, sample["table"])
         k = used.get(key, 0)
-        got = alarms.get(key, [])
-        if k >= len(got):
+        alerts = tapped.get(key, [])
+        if k >= len(alerts):  # the alert itself never left the broker (so no alarm either)
             lost += 1
             continue
         used[key] = k + 1
-        at_ws, msg = got[k]
+        at_tap, at = alerts[k]
+        got = alarms.get(key, {}).get(at)
+        if got is None:
+            lost += 1
+            continue
+        at_ws, msg = got
         out["total"].append(1000 * (at_ws - sample["emit"]))
         received = msg.get("received")
-        at_tap = tapped.get(key, [])[k] if k < len(tapped.get(key, [])) else None
-        if sample.get("committed") is not None and isinstance(received, float) and at_tap is not None:
+        if sample.get("committed") is not None and isinstance(received, float):
             out["table"].append(1000 * (sample["committed"] - sample["emit"]))
             out["link+broker"].append(1000 * (at_tap - sample["committed"]))
             out["console"].append(1000 * (at_ws - at_tap))
