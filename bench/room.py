@@ -302,6 +302,12 @@ def run(args: argparse.Namespace) -> Json:
                 print(f"  a table's retained state message (tile + full arbiter view): {sizes[0] / 1024:.1f} KB on "
                       f"average, {sizes[1] / 1024:.1f} KB the largest; a room push to the WebSocket "
                       f"{client.room_bytes / max(1, client.rooms) / 1024:.1f} KB on average ({client.rooms} pushes)")
+            if final:
+                with client.changed:
+                    on_ws = sum(len(v) for v in client.alarms.values()) + len(client.other_alarms)
+                result["alarms_raised_by_console"], result["alarms_on_websocket"] = final["alarms"], on_ws
+                print(f"  alarms: the console raised {final['alarms']}, this script's WebSocket client received "
+                      f"{on_ws} (any missing were lost between the console and its page)")
             if client.other_alarms:
                 print(f"  other alarms: {len(client.other_alarms)}, e.g. {client.other_alarms[0].get('text')}")
             for p in problems[:5]:

@@ -38,7 +38,8 @@ def alarm_event(text: str) -> str | None:
 # -- the console process ---------------------------------------------------------------------------
 
 # tablectl's own main (as ``python -m tablectl``), plus a SIGUSR1 handler that writes the console's
-# counters to $BENCH_CONSOLE_STATS (they live in that process only).
+# counters to $BENCH_CONSOLE_STATS (they live in that process only), among them the alarms it handed to its
+# subscribers (the web server's WebSocket clients): so that an alarm lost is placed before or after that.
 CONSOLE_BOOT = r"""
 import json, os, signal, sys
 import tablectl.room.console as room_console
@@ -48,10 +49,17 @@ def _record(self, *args, **kwargs):
     _init(self, *args, **kwargs)
     made.append(self)
 room_console.Console.__init__ = _record
+emitted = [0]
+_emit = room_console.Console._emit
+def _count(self, message):
+    if message.get("kind") == "alarm":
+        emitted[0] += 1
+    _emit(self, message)
+room_console.Console._emit = _count
 def _dump(signum, frame):
     c = made[0] if made else None
     out = {} if c is None else {"received": c.received, "duplicates": c.duplicates, "version": c.version,
-                                "backlog": c._queue.qsize()}
+                                "backlog": c._queue.qsize(), "alarms": emitted[0]}
     path = os.environ["BENCH_CONSOLE_STATS"]
     with open(path + ".tmp", "w") as f:
         json.dump(out, f)
