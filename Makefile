@@ -94,9 +94,11 @@ $(HW_STAMP): hardware/electronics/requirements.txt
 hardware-tools: $(HW_STAMP)
 
 # The boards' netlists through SKiDL's electrical rule check, KiCad netlists, BOMs and the antenna
-# figures in hardware/build/, the cost of a table from hardware/bom/, and the drawings checked.
+# figures and the cloth's zone artwork (real size) in hardware/build/, the cost of a table from
+# hardware/bom/, and the drawings checked.
 hardware: setup hardware-tools
 	$(HW_VENV)/bin/python hardware/electronics/build.py --out hardware/build
+	$(PY) hardware/diagrams/cloth.py --out hardware/build/cloth-zones.svg
 	$(PY) hardware/bom/cost.py
 	$(PY) hardware/diagrams/make_diagrams.py --check
 

@@ -11,8 +11,10 @@ follows the same method). The method as this module applies it:
    Its resistance at 13.56 MHz: the copper's length over the skin-depth ring of the trace.
 2. **Quality factor**: the reader talks to the tag at 106 kbit/s with an 848 kHz subcarrier;
    AN1445 keeps the antenna's Q at about 30 or below so that the bandwidth passes them.
-   The pad switches' on-resistance already lowers it; a damping resistor ``r_damp`` in each
-   leg brings ``Q = w * L / R`` down to ``q_target`` (15: field strength traded for margin).
+   The pad switches' on-resistance already lowers it; ``r_damp`` in each leg brings
+   ``Q = w * L / R`` down to ``q_target`` (15: field strength traded for margin). At 0.2 ohm
+   it is no part: the feed track from the bus to a pad (10-20 cm of 0.5 mm copper) has about
+   that, so the board has no damping resistor and bring-up measures the Q it gets.
 3. **EMC filter**: L0 and C0 on each TX output, a low-pass whose resonance
    ``1 / (2 pi sqrt(L0 C0))`` lies just above 13.56 MHz + 848 kHz (AN1445 places it at
    about 14.3-15 MHz). ``L0 = 1.0 uH`` is a stock 1210 inductor; C0 follows.

@@ -345,7 +345,7 @@ def pad_board(pads: int = board.SPREAD_PADS) -> Board:
         n.join(f"BUS{side}", (c1, "2"), (c2, "1"))
     # the pads: a loop each, its ends switched onto BUS1 and BUS2 by a back-to-back MOSFET pair
     for k in range(pads):
-        loop = Part(f"ANT{k}", f"pad {k} loop", "bridgetable:PadLoop_40x40mm_3T", _two(), fit="pcb",
+        loop = Part(f"ANT{k}", "printed pad loop", "bridgetable:PadLoop_40x40mm_3T", _two(), fit="pcb",
                     note="printed loop: 40 x 40 mm, 3 turns, 0.5 mm track and gap (antenna.py)")
         parts.append(loop)
         chip, out = pad_select_output(k)
