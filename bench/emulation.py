@@ -24,18 +24,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.frames import DEAL, RANKS, SUIT_OF, TRICK_ORDER, sample_state  # noqa: E402
-from controller import actions as act  # noqa: E402
-from controller.calls import Call  # noqa: E402
-from controller.cards import Card  # noqa: E402
-from controller.engine import Engine  # noqa: E402
-from controller.seats import Seat  # noqa: E402
-from controller.sensing.deck import DeckRegistry  # noqa: E402
-from controller.sensing.translate import Sensing  # noqa: E402
-from controller.table import TableState  # noqa: E402
-from drivers.sim import default_deck  # noqa: E402
-from firmware_bridge.codec import Frame, FrameDecoder  # noqa: E402
-from firmware_bridge.messages import decode, encode_bytes  # noqa: E402
+from bench.frames import DEAL, RANKS, SUIT_OF, TRICK_ORDER, sample_state
+from controller import actions as act
+from controller.calls import Call
+from controller.cards import Card
+from controller.engine import Engine
+from controller.seats import Seat
+from controller.sensing.deck import DeckRegistry
+from controller.sensing.translate import Sensing
+from controller.table import TableState
+from drivers.sim import default_deck
+from firmware_bridge.codec import Frame, FrameDecoder
+from firmware_bridge.messages import decode, encode_bytes
 
 
 def codec_work(frames: int) -> float:

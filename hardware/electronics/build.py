@@ -74,8 +74,9 @@ def skidl_check(b: circuits.Board, out: Path) -> tuple[int, int, list[str]]:
     with circuit:
         parts = {}
         for p in b.parts:
-            parts[p.ref] = Part(tool=SKIDL, name=p.value, ref=p.ref, ref_prefix="".join(c for c in p.ref if c.isalpha()),
-                                footprint=p.footprint, tag=p.ref,
+            prefix = "".join(c for c in p.ref if c.isalpha())
+            parts[p.ref] = Part(tool=SKIDL, name=p.value, ref=p.ref, ref_prefix=prefix, footprint=p.footprint,
+                                tag=p.ref,
                                 pins=[Pin(num=q.num, name=q.name, func=getattr(Pin.types, KINDS[q.kind]))
                                       for q in p.pins])
             parts[p.ref].MPN = p.mpn

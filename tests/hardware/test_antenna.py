@@ -45,7 +45,7 @@ def test_the_array_tolerates_the_chosen_switch_with_margin() -> None:
 
 def test_switches_that_stay_too_capacitive_when_off_cannot_be_matched() -> None:
     design = antenna.Design()
-    with pytest.raises(ValueError, match="off-capacitance|cannot be matched"):
+    with pytest.raises(ValueError, match=r"off-capacitance|cannot be matched"):
         antenna.solve(replace(design, c_off=3 * antenna.max_c_off(design)))
 
 
