@@ -62,8 +62,8 @@ def bom_csv(b: circuits.Board) -> str:
     return buf.getvalue()
 
 
-def skidl_check(b: circuits.Board, out: Path) -> tuple[int, int, list[str]]:
-    """The board in SKiDL: its ERC (errors, warnings, messages) and its KiCad netlist in ``out``."""
+def skidl_check(b: circuits.Board, out: Path) -> tuple[int, int]:
+    """The board in SKiDL: its ERC's error and warning counts, and its KiCad netlist in ``out``."""
     os.environ.setdefault("KICAD_SYMBOL_DIR", "")
     logging.disable(logging.WARNING)     # SKiDL's notes about missing KiCad libraries: none are used
     import skidl
@@ -90,29 +90,14 @@ def skidl_check(b: circuits.Board, out: Path) -> tuple[int, int, list[str]]:
                 net.do_erc = False
                 for ref, pin in ends:
                     parts[ref][circuits.Part.pin(b.part(ref), pin).num].do_erc = False
-        messages: list[str] = []
-        handler = _Collect(messages)
-        for logger_name in ("ERC_Logger", "skidl"):
-            logging.getLogger(logger_name).addHandler(handler)
         from skidl.logger import erc_logger
         erc_logger.error.reset()
         erc_logger.warning.reset()
         circuit.ERC()
-        errors, warnings = erc_logger.error.count, erc_logger.warning.count
-        for logger_name in ("ERC_Logger", "skidl"):
-            logging.getLogger(logger_name).removeHandler(handler)
+        errors, warnings = erc_logger.error.count, erc_logger.warning.count   # SKiDL prints each one
         netlist = circuit.generate_netlist(tool=skidl.KICAD8, do_backup=False)
     (out / f"{b.name}.net").write_text(str(netlist), encoding="utf-8")
-    return errors, warnings, [m for m in messages if m.startswith("ERC")]
-
-
-class _Collect(logging.Handler):
-    def __init__(self, into: list[str]) -> None:
-        super().__init__()
-        self.into = into
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.into.append(self.format(record))
+    return errors, warnings
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,11 +119,9 @@ def main(argv: list[str] | None = None) -> int:
         cwd = Path.cwd()
         os.chdir(args.out)        # SKiDL writes its own logs beside the netlist, not in the work tree
         try:
-            errors, warnings, messages = skidl_check(b, args.out)
+            errors, warnings = skidl_check(b, args.out)
         finally:
             os.chdir(cwd)
-        for m in messages:
-            print(f"{b.name}: {m}")
         line = f"{b.name}: {len(b.parts)} parts, {len(b.nets)} nets; ERC {errors} errors, {warnings} warnings"
         print(line)
         report.append(line)
