@@ -95,8 +95,7 @@ def skidl_check(b: circuits.Board, out: Path) -> tuple[int, int]:
         erc_logger.warning.reset()
         circuit.ERC()
         errors, warnings = erc_logger.error.count, erc_logger.warning.count   # SKiDL prints each one
-        netlist = circuit.generate_netlist(tool=skidl.KICAD8, do_backup=False)
-    (out / f"{b.name}.net").write_text(str(netlist), encoding="utf-8")
+        circuit.generate_netlist(tool=skidl.KICAD8, do_backup=False, file_=str(out / f"{b.name}.net"))
     return errors, warnings
 
 
@@ -105,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=HERE.parent / "build")
     parser.add_argument("--no-skidl", action="store_true", help="only the netlists' own checks and the BOMs")
     args = parser.parse_args(argv)
+    args.out = args.out.resolve()
     args.out.mkdir(parents=True, exist_ok=True)
     failed = False
     report = []
