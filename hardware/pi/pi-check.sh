@@ -133,16 +133,17 @@ in_root /opt/venv/bin/python -m pip install --quiet --disable-pip-version-check 
   -e /opt/bridgetable > "$CACHE/pip-project.log" 2>&1 || die "the project does not install: $CACHE/pip-project.log"
 in_root /opt/venv/bin/python -m pip check > "$CACHE/pip-check.log" 2>&1 \
   || { cat "$CACHE/pip-check.log"; die "pip check: the installed packages disagree"; }
-sdists=$(grep -o "Building wheel for [^ ]*" "$CACHE/pip.log" | cut -d" " -f4 | sort -u | tr "\n" " ")
+sdists=$(grep -oE "(Building wheel for|Running setup.py install for) [^ :]*" "$CACHE/pip.log" \
+  | awk '{print $NF}' | sort -u | tr "\n" " ")
 say "built from source in the root (no arm64 wheel on the index): ${sdists:-none}"
 
 # -- 4. tests and figures --------------------------------------------------------------------------
 run_py() { in_root /usr/bin/env PYTHONDONTWRITEBYTECODE=1 /bin/sh -c "cd /opt/bridgetable && /opt/venv/bin/python $*"; }
 
 step_start "pure tests in the root: $TESTS"
-run_py "-m pytest -q -p no:cacheprovider -x $TESTS" > "$CACHE/pytest.log" 2>&1 \
+run_py "-m pytest -p no:cacheprovider -x $TESTS" > "$CACHE/pytest.log" 2>&1 \
   || { tail -40 "$CACHE/pytest.log"; die "the pure tests fail on arm64: $CACHE/pytest.log"; }
-say "pure tests: $(grep -E '^[0-9]+ passed' "$CACHE/pytest.log" | tail -1)"
+say "pure tests: $(grep -E '[0-9]+ passed' "$CACHE/pytest.log" | tail -1)"
 step_end "pure tests (arm64, emulated)"
 
 step_start "simulated table in the root (bench/table.py --boards $BOARDS)"
