@@ -141,9 +141,17 @@ say "built from source in the root (no arm64 wheel on the index): ${sdists:-none
 run_py() { in_root /usr/bin/env PYTHONDONTWRITEBYTECODE=1 /bin/sh -c "cd /opt/bridgetable && /opt/venv/bin/python $*"; }
 
 step_start "pure tests in the root: $TESTS"
-run_py "-m pytest -p no:cacheprovider -x $TESTS" > "$CACHE/pytest.log" 2>&1 \
-  || { tail -40 "$CACHE/pytest.log"; die "the pure tests fail on arm64: $CACHE/pytest.log"; }
-say "pure tests: $(grep -E '[0-9]+ passed' "$CACHE/pytest.log" | tail -1)"
+# A test that waits on a simulated device with a short timeout (nfcpy's PN532 gives a command
+# 0.25 s) can miss it under emulation on a loaded machine: failures get one more run on their
+# own, and are reported as timing under emulation if they pass then; failing twice fails the check.
+if ! run_py "-m pytest -p no:cacheprovider $TESTS" > "$CACHE/pytest.log" 2>&1; then
+  failed=$(grep -E '^FAILED ' "$CACHE/pytest.log" | awk '{print $2}' | tr '\n' ' ')
+  [ -n "$failed" ] || { tail -40 "$CACHE/pytest.log"; die "the pure tests fail on arm64: $CACHE/pytest.log"; }
+  run_py "-m pytest -p no:cacheprovider $failed" > "$CACHE/pytest-again.log" 2>&1 \
+    || { tail -40 "$CACHE/pytest-again.log"; die "tests fail twice on arm64: $failed ($CACHE/pytest-again.log)"; }
+  say "passed on a second run (timing under emulation): $failed"
+fi
+say "pure tests: $(grep -E '[0-9]+ (passed|failed)' "$CACHE/pytest.log" | tail -1)"
 step_end "pure tests (arm64, emulated)"
 
 step_start "simulated table in the root (bench/table.py --boards $BOARDS)"
