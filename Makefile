@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup lock browser mosquitto run run-table test lint bench diagrams screenshots clean
+.PHONY: setup lock browser mosquitto run run-table test lint bench diagrams screenshots clean hardware hardware-tools pi-check
 
 # Exactly the versions of requirements.lock (pip and setuptools included), then the project
 # itself without resolving anything: the same environment whatever the day.
@@ -55,7 +55,7 @@ run: setup mosquitto
 run-table: setup
 	$(VENV)/bin/tablectl demo
 
-test: setup browser mosquitto
+test: setup browser mosquitto $(if $(CI),hardware-tools)
 	$(PY) -m ruff check controller drivers firmware_bridge tablectl web_ui tests bench
 	$(PY) -m mypy controller drivers firmware_bridge tablectl web_ui
 	$(PY) -m pytest
@@ -78,3 +78,30 @@ screenshots: setup browser
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# -- hardware (hardware/README.md) ---------------------------------------------------------------
+# The EDA tools live in their own venv: SKiDL pulls in a circuit simulator and plotting the table
+# never needs. `make test` installs them under CI only (elsewhere their tests skip, saying so).
+HW_VENV := .cache/hw-venv
+HW_STAMP := $(HW_VENV)/.installed
+$(HW_STAMP): hardware/electronics/requirements.txt
+	$(PYTHON) -m venv $(HW_VENV)
+	$(HW_VENV)/bin/python -m pip install --quiet -r hardware/electronics/requirements.txt
+	touch $(HW_STAMP)
+
+hardware-tools: $(HW_STAMP)
+
+# The boards' netlists through SKiDL's electrical rule check, KiCad netlists, BOMs and the antenna
+# figures and the cloth's zone artwork (real size) in hardware/build/, the cost of a table from
+# hardware/bom/, and the drawings checked.
+hardware: setup hardware-tools
+	$(HW_VENV)/bin/python hardware/electronics/build.py --out hardware/build
+	$(PY) hardware/diagrams/cloth.py --out hardware/build/cloth-zones.svg
+	$(PY) hardware/bom/cost.py
+	$(PY) hardware/diagrams/make_diagrams.py --check
+
+# The project on the Pi's own OS: Debian bookworm arm64 under qemu-user (hardware/pi/README.md).
+# About 60 min the first time on a loaded 2-core machine (the root and its venv are then kept in
+# .cache/pi-root), 9 min after. Not part of `make test`: hardware/pi/README.md says why.
+pi-check: setup
+	bash hardware/pi/pi-check.sh

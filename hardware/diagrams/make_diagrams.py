@@ -268,7 +268,8 @@ def pin_map(source: dict[str, Any]) -> PinMap:
         roles[getattr(board, const)] = (role, const)
     for k, gpio in enumerate(board.SEAT_PINS):
         roles[gpio] = (f"seat jumper {k}", f"SEAT_PINS[{k}]")
-    if len(roles) != 5 + 8 + 10 + 2:
+    roles[board.PAD_LATCH_PIN] = ("pad latch", "PAD_LATCH_PIN")
+    if len(roles) != 5 + 8 + 10 + 2 + 1:
         raise SystemExit("board.py gives one GPIO two roles: the drawing would be wrong")
     for gpio in roles:
         if f"GP{gpio}" not in physical:
@@ -475,6 +476,12 @@ def draw_seat_unit(src: dict[str, Any]) -> str:
         cells = ["fitted" if f else "open" for f in fitted] + [seat_of_jumpers(fitted)]
         for k, cell in enumerate(cells):
             svg.text(1298 + 70 * k, jy + 38 + 17 * r, cell, size=11)
+    # the pad board's latch (hardware/electronics: J5 of the seat unit's board)
+    latch = board.PAD_LATCH_PIN
+    ly = y_of(pm.pin(latch))
+    svg.line(px + pw + 40, ly, px + pw + 100, ly, SEL, width=2)
+    svg.circle(px + pw + 104, ly, 4, stroke=SEL, fill="#ffffff")
+    svg.text(px + pw + 46, ly - 4, f"GP{latch} pad latch", size=11, colour=SEL)
     # VBUS flag
     vy = y_of(pm.physical["VBUS"])
     svg.text(px + pw + 46, vy - 4, "VBUS 5 V: buzzer +", size=11, colour=PWR)
@@ -488,6 +495,10 @@ def draw_seat_unit(src: dict[str, Any]) -> str:
         "Readers on 3.3 V only (Pico pin 36). IRQ not connected: the firmware polls.",
         "Every ground symbol is one net: Pico GND pins " + ", ".join(map(str, pm.gnd_pins())) + ".",
         "SPI leads short (under 20 cm): put the Pico between its two readers.",
+        f"GP{board.PAD_LATCH_PIN} (PAD_LATCH_PIN) to the pad board: RCLK of its two 74HCT595, which shift on "
+        "MOSI/SCK;",
+        f"its MFRC522 takes GP{board.SPREAD_CS_PIN} CS and GP{board.SPREAD_RST_PIN} RST instead of the "
+        "spread module.",
         "Grey pins are not used.",
     ], size=12, bold_first=True)
     return svg.render()

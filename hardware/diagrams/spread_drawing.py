@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from drivers.spread import PadArray
+from firmware_bridge.firmware.seatfw import board  # the firmware's own pin map
 
 INK = "#1a1a1a"
 GREY = "#8a8a8a"
@@ -59,11 +60,13 @@ def draw(src: dict[str, Any], svg_class: Any) -> str:
     by = top + 20
     svg.rect(bx, by, 250, 120, stroke=BUS, width=1.6, rx=6)
     svg.lines(bx + 12, by + 24, ["antenna switch", f"{pads.pads} ways, one pad at a time",
-                                 "(MOSFET pairs, NXP AN11314 style)", "selected by 4 GPIO of the Pico"],
+                                 "(MOSFET pairs, NXP AN11314 style)", "two 74HCT595 on MOSI/SCK,",
+                                 f"latched by GP{board.PAD_LATCH_PIN}"],
               size=12, colour=BUS)
     svg.line(bx, by + 60, left + zone_w * k + 12, by + 60, stroke=BUS, width=1.4, dash="4 3")
     svg.rect(bx, by + 150, 250, 80, stroke=INK, width=1.6, rx=6)
-    svg.lines(bx + 12, by + 174, ["the seat unit's spread-zone", "MFRC522 (SPI: GP21 CS, GP22 RST)"],
+    svg.lines(bx + 12, by + 174, ["the pad board's MFRC522", f"(SPI: GP{board.SPREAD_CS_PIN} CS, "
+                                  f"GP{board.SPREAD_RST_PIN} RST)"],
               size=12)
     svg.line(bx + 125, by + 120, bx + 125, by + 150, stroke=INK, width=1.6)
     cycle = pads.cycle_s * 1000
