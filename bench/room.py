@@ -161,6 +161,7 @@ def run(args: argparse.Namespace) -> Json:
         data = tmp / "tables"
         data.mkdir()
         room = init_room(tmp / "broker", CLUB, table_ids, listen="127.0.0.1", port=free_port("127.0.0.1"))
+        tap_address = _tap_user(room)
         broker = MosquittoProcess(runnable_config(room.conf), room.port)
         console: subprocess.Popen[bytes] | None = None
         console_log = (tmp / "console.log").open("wb")
@@ -194,7 +195,7 @@ def run(args: argparse.Namespace) -> Json:
             login.raise_for_status()
             cookie = f"{CONSOLE_COOKIE}={http.cookies[CONSOLE_COOKIE]}"
             client = AlarmClient(f"ws://127.0.0.1:{port}/ws", base, cookie)
-            tap = AlertTap(room.address_of("console"))
+            tap = AlertTap(tap_address)
 
             events: list[Json] = []
             events_lock = threading.Lock()
@@ -397,5 +398,23 @@ def main() -> None:
         args.json.write_text(json.dumps(result, indent=1))
 
 
+def _tap_user(room: Any) -> Any:
+    """A user of the bench's own that may only read the tables' alerts (for the bare subscriber): the
+    broker binds client ids to users, so the bench logging in as ``console`` would take the
+    console's own session over."""
+    import dataclasses
+    import secrets
+
+    from tablectl.room.process import find_mosquitto_passwd
+
+    password = secrets.token_hex(16)
+    subprocess.run([find_mosquitto_passwd(), "-b", str(room.passwd), "bench-tap", password],
+                   check=True, capture_output=True)
+    with room.acl.open("a", encoding="utf-8") as acl:
+        acl.write(f"\nuser bench-tap\ntopic read bridge/{CLUB}/table/+/alert\n")
+    return dataclasses.replace(room.address_of("console"), username="bench-tap", password=password)
+
+
 if __name__ == "__main__":
     main()
+

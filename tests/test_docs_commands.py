@@ -76,6 +76,9 @@ class Rule:
 RULES: tuple[Rule, ...] = (
     Rule("skip", r"^make test\b", "the whole suite, this test included: it runs in make test"),
     Rule("skip", r"^make bench\b", "the benchmarks: minutes of measuring (bench/); make test runs the suite"),
+    Rule("skip", r"^make pi-check\b", "builds a Debian arm64 root and runs the suite under emulation: about an hour "
+                                      "the first time (hardware/pi/README.md)"),
+    Rule("skip", r"^make (hardware|hardware-tools)\b", "the boards' checks: make test runs them (tests/hardware/)"),
     Rule("skip", r"^make lock\b", "asks the package index for the newest versions and rewrites requirements.lock"),
     Rule("skip", r"^make screenshots\b",
          "redraws the README's pictures: the same width tests run in make test (tests/web_ui/test_pages_widths.py)"),
