@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -47,8 +48,9 @@ def _played(console: Console) -> None:
         result = {**head, "seq": 1, "prev": 0, "number": 1, "deal": DEAL, "contract": "3NT", "declarer": "N",
                   "tricks": 9 if score > 0 else 8, "result": "=" if score > 0 else "-1", "score_ns": score,
                   "status": "played"}
-        items += [(f"bridge/club/table/{table}/state", json.dumps(state).encode(), 1000.0),
-                  (f"bridge/club/table/{table}/result/1", json.dumps(result).encode(), 1000.0)]
+        now = time.time()  # received now: a console restarted later keeps this session (not last night's)
+        items += [(f"bridge/club/table/{table}/state", json.dumps(state).encode(), now, True),
+                  (f"bridge/club/table/{table}/result/1", json.dumps(result).encode(), now, True)]
     console._take(items)
 
 
