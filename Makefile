@@ -44,7 +44,7 @@ mosquitto:
 	  echo "installing Debian's mosquitto for the club room"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq mosquitto >/dev/null \
-	    || echo "could not install mosquitto: the room's broker tests will be skipped (and fail under CI)"; \
+	    || echo "could not install mosquitto: make run cannot start the room, and the room's tests fail"; \
 	fi
 
 # A whole club room on this machine: the broker, 4 simulated tables and the Director's console.
