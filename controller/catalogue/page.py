@@ -64,6 +64,8 @@ def _section(sit: Situation) -> list[str]:
             what += f" <br>In {_CODE_TITLES[code]}: {render(option, roles, code=code)}"
         if option.only_if == "named_suit":
             what += " <br>Offered only when the withdrawn call named a suit."
+        if option.only_if == "opening_lead_faced":
+            what += " <br>Offered only once the opening lead is faced (before it, the call can still be cancelled)."
         if option.only_if == "lowest_same_denomination":
             what += " <br>Offered only when the call is the lowest sufficient bid in that denomination."
         if option.not_if in _NOT_IF:

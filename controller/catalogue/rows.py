@@ -149,7 +149,7 @@ _BARRED_AFTER_BID = ("{call} is cancelled and the turn goes back to the player w
 
 _AS_IF_NOT_MADE = Option("as_if_not_made", "attention was first drawn to {call} after the opening lead was faced: "
                                            "the contract is played and scored as if it had not been made",
-                         codes=(D2017,))
+                         codes=(D2017,), only_if="opening_lead_faced")
 _STANDS_NOTE = ("If the next player calls before any ruling, the call stays in the record as the table made "
                 "it and still awaits the arbiter: cancelling it then cancels every later call too, without "
                 "rectification (Law 36A); in the 2017 code, once the opening lead is faced the contract is "

@@ -16,7 +16,7 @@ from controller.auction import Auction
 from controller.contract import Contract
 from controller.irregularities import Irregularity
 from controller.seats import Seat
-from controller.table._common import _raise, _settle
+from controller.table._common import _raise, _reoffer, _settle
 from controller.table.state import BoardState, Event, TableState
 from controller.values import evolve
 
@@ -41,7 +41,8 @@ def _as_if_not_made(state: TableState, board: BoardState, id_: int, index: int,
     doubled = contract.doubled if without is None else without.doubled
     scored = Contract(contract.level, contract.denomination, doubled, contract.declarer)
     board = evolve(board, contract=scored, standing=tuple(x for x in board.standing if x[0] != id_))
-    state = _settle(evolve(state, board=board), id_, "ruled", option="as_if_not_made")
+    state = _reoffer(evolve(state, board=board), id_, frozenset(("opening_lead_faced",)))
+    state = _settle(state, id_, "ruled", option="as_if_not_made")
     return state, [Event("contract", f"{scored}: scored as if the inadmissible call had not been made "
                          f"({state.code.law('cite:inadmissible_after_lead')})", contract.declarer, t)]
 
