@@ -122,3 +122,27 @@ def _stored_at(path: Path, table: str) -> list[int]:
         return [int(s) for (s,) in conn.execute("SELECT seq FROM message WHERE table_id = ?", (table,))]
     finally:
         conn.close()
+
+
+def test_the_directors_desk_entries_outlive_a_damaged_header_law_12(tmp_path: Path) -> None:
+    """The Director's corrections and adjusted scores (Laws 12, 79C) exist only in the console's
+    file (no table can send them again): a damaged file's salvage keeps them with the rest."""
+    from controller.fieldscore.model import Artificial, Award
+    from controller.room.adjustments import DeskEntry
+    from tablectl.room.console_desk import DeskStore
+    from tablectl.room.console_store import ConsoleStore
+
+    path = tmp_path / "console.sqlite"
+    ConsoleStore(path).close()
+    entries = [DeskEntry(id=n, kind="artificial", board=str(n), table="1", by="director", at=1000.0 + n,
+                         reason="a fouled board", award=Artificial(Award.PLUS, Award.MINUS)) for n in (1, 2, 3)]
+    desk = DeskStore(path)
+    for entry in entries:
+        desk.add(entry)
+    _garbage_header(path, random.Random(SEED))
+    store = ConsoleStore(path)
+    try:
+        assert store.damaged is not None  # said so, the damaged file set aside
+    finally:
+        store.close()
+    assert DeskStore(path).load() == entries
