@@ -182,7 +182,7 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
                 return
             text = dumps({"kind": "room", **await asyncio.to_thread(console.snapshot)})
             for q in list(clients):
-                _offer(q, text)
+                _offer(q, text, room=True)
 
         def changed(message: Json) -> None:  # on the console's thread: hand it to the loop
             if message.get("kind") == "alarm":
@@ -353,11 +353,11 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
         if len(clients) >= settings.max_clients:
             await refuse_busy(socket)
             return
-        q: asyncio.Queue[str] = asyncio.Queue(maxsize=64)
+        q: asyncio.Queue[str] = asyncio.Queue()  # bounded by _offer: the alarms, and one room push
         clients.add(q)  # counted from now: handshakes under way count against the cap too
         try:
             await socket.accept()
-            _offer(q, dumps({"kind": "room", **await asyncio.to_thread(console.snapshot)}))
+            _offer(q, dumps({"kind": "room", **await asyncio.to_thread(console.snapshot)}), room=True)
             async with anyio.create_task_group() as tasks:
                 async def reader() -> None:
                     with suppress(WebSocketDisconnect, RuntimeError, OSError):
@@ -385,9 +385,27 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
     return app
 
 
-def _offer(q: asyncio.Queue[str], text: str) -> None:
-    """Queue ``text`` for one client; a client too slow to keep up loses the oldest message."""
-    if q.full():
-        with suppress(asyncio.QueueEmpty):
-            q.get_nowait()
+ALARMS_QUEUED = 10_000
+"""Alarms one client may have waiting: far beyond any room's burst (a client that far behind has
+stalled; it loses the oldest then)."""
+
+
+def _offer(q: asyncio.Queue[str], text: str, *, room: bool = False) -> None:
+    """Queue ``text`` for one client. An alarm is never dropped for a room push: a client too slow
+    to keep up keeps every alarm and only the newest room (a room push replaces those still
+    waiting, which it makes out of date)."""
+    if room or q.qsize() >= ALARMS_QUEUED:
+        waiting = [q.get_nowait() for _ in range(q.qsize())]
+        if room:
+            waiting = [t for t in waiting if not _is_room(t)]
+        else:  # ALARMS_QUEUED waiting: a stalled client loses its oldest room push, else its oldest alarm
+            rooms = [n for n, t in enumerate(waiting) if _is_room(t)]
+            del waiting[rooms[0] if rooms else 0]
+        for item in waiting:
+            q.put_nowait(item)
     q.put_nowait(text)
+
+
+def _is_room(text: str) -> bool:
+    """A room push (``dumps`` writes ``kind`` first, compact)."""
+    return text.startswith('{"kind":"room"')
