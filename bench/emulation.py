@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.frames import DEAL, RANKS, SUIT_OF, TRICK_ORDER, sample_state
+from bench.frames import DEAL, RANKS, SUIT_OF, TRICK_ORDER, decode_stream, sample_state
 from controller import actions as act
 from controller.calls import Call
 from controller.cards import Card
@@ -34,8 +34,7 @@ from controller.sensing.deck import DeckRegistry
 from controller.sensing.translate import Sensing
 from controller.table import TableState
 from drivers.sim import default_deck
-from firmware_bridge.codec import Frame, FrameDecoder
-from firmware_bridge.messages import decode, encode_bytes
+from firmware_bridge.messages import encode_bytes
 
 
 def codec_work(frames: int) -> float:
@@ -43,13 +42,7 @@ def codec_work(frames: int) -> float:
     states = [sample_state(i) for i in range(64)]
     t0 = time.perf_counter()
     stream = b"".join(encode_bytes(states[i % 64], i & 0xFFFF) for i in range(frames))
-    decoder = FrameDecoder()
-    decoded = 0
-    for start in range(0, len(stream), 4096):
-        for item in decoder.feed(stream[start:start + 4096]):
-            if isinstance(item, Frame):
-                decode(item)
-                decoded += 1
+    decoded = decode_stream(stream)
     if decoded != frames:
         raise SystemExit(f"codec: {decoded} frames decoded of {frames}")
     return time.perf_counter() - t0

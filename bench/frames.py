@@ -67,12 +67,8 @@ def sample_state(i: int) -> State:
     return State(1000 + i, tuple(s for s in SLOTS if s != out), (PLAY,), (SPREAD,), False, 3, LedMode.OFF)
 
 
-def codec_throughput(n: int) -> None:
-    states = [sample_state(i) for i in range(64)]
-    t0 = time.perf_counter()
-    chunks = [encode_bytes(states[i % 64], i & 0xFFFF) for i in range(n)]
-    t1 = time.perf_counter()
-    stream = b"".join(chunks)
+def decode_stream(stream: bytes) -> int:
+    """Frames of ``stream`` decoded, fed 4 KiB at a time as a serial port delivers them; how many."""
     decoder = FrameDecoder()
     decoded = 0
     for start in range(0, len(stream), 4096):
@@ -80,6 +76,16 @@ def codec_throughput(n: int) -> None:
             if isinstance(item, Frame):
                 decode(item)
                 decoded += 1
+    return decoded
+
+
+def codec_throughput(n: int) -> None:
+    states = [sample_state(i) for i in range(64)]
+    t0 = time.perf_counter()
+    chunks = [encode_bytes(states[i % 64], i & 0xFFFF) for i in range(n)]
+    t1 = time.perf_counter()
+    stream = b"".join(chunks)
+    decoded = decode_stream(stream)
     t2 = time.perf_counter()
     assert decoded == n
     mb = len(stream) / 1e6
