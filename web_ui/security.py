@@ -17,10 +17,10 @@
   spacing`` guesses (770) in a four-hour session, a 0.08 % chance at a 6-digit PIN. PIN checks
   run one at a time.
 - **Remembered devices** (``Devices``): a device that signed in with the right PIN gets a second
-  cookie (``arbiter_device``, 256 bits, 30 days; the server keeps its SHA-256). Its attempts are
-  limited by that device, not by its address, and are never held back by the room-wide cap: the
-  Director's phone gets in whatever guessers do on the network. The machine itself (loopback)
-  is never held back either.
+  cookie (``device_cookie``: ``bridge_console_device``, ``bridge_arbiter_<table>_device``; 256
+  bits, 30 days; the server keeps its SHA-256). Its attempts are limited by that device, not by
+  its address, and are never held back by the room-wide cap: the Director's phone gets in
+  whatever guessers do on the network. The machine itself (loopback) is never held back either.
 - **WebSocket clients** beyond an app's cap are refused with ``refuse_busy`` (close code 1013,
   "try again later"), so that no client can open connections until the server runs out.
 - **Host names** (``HostCheck``): a request whose ``Host`` is not one of the server's own names
@@ -55,7 +55,6 @@ __all__ = [
     "CONSOLE_COOKIE",
     "CSP",
     "CSRF_HEADER",
-    "DEVICE_COOKIE",
     "LOCAL_HOSTS",
     "AttemptLimiter",
     "Devices",
@@ -78,8 +77,6 @@ __all__ = [
 
 CONSOLE_COOKIE = "bridge_console"
 """The Director's console's session cookie."""
-DEVICE_COOKIE = "arbiter_device"
-"""A device the Director has signed in from (``Devices``): never held back by the room-wide cap."""
 CSRF_HEADER = "x-csrf-token"
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 _NOT_IN_A_NAME = re.compile(r"[^A-Za-z0-9_-]")
@@ -326,7 +323,7 @@ def device_cookie(session_cookie: str) -> str:
     return f"{session_cookie}_device"
 
 
-async def pin_login(gate: PinGate, request: Request, response: Response, pin: str, cookie: str = DEVICE_COOKIE) -> None:
+async def pin_login(gate: PinGate, request: Request, response: Response, pin: str, cookie: str) -> None:
     """The PIN's check for a login route (``PinGate.attempt`` with the device cookie ``cookie``); on
     success the device is remembered (its cookie set or renewed), else the ``HTTPException`` is raised."""
     device = request.cookies.get(cookie)
