@@ -66,6 +66,8 @@ RESULTS_LIMIT = 1 << 20
 _BATCH = 200
 _ACK_WAIT = 1.0
 """Seconds the link waits, after connecting, for the console's retained acknowledgement."""
+_GOODBYE_WAIT = 10.0
+"""Seconds a stopping link waits for the broker to take its last rows and its goodbye."""
 
 Json = dict[str, Any]
 
@@ -156,7 +158,15 @@ class TableLink:
             self._threads.append(thread)
 
     def stop(self) -> None:
-        """Say ``online: false`` (retained), disconnect, and stop the threads (idempotent)."""
+        """Send what the log holds and the console lacks, say ``online: false`` (retained),
+        disconnect, and stop the threads (idempotent).
+
+        A table that ends its session right after its last card (the demo, a Pi shut down
+        after the last round) must not keep its last rows until it is started again: the
+        console would miss the result for the night. So a connected link drains its outbox
+        before it goes; the broker delivers in order, so once the goodbye is acknowledged
+        every row before it is too. Not connected, nothing is lost: the next start sends it.
+        """
         if self._stop.is_set():
             return
         self._stop.set()
@@ -167,12 +177,16 @@ class TableLink:
         for thread in self._threads:
             thread.join(timeout=10)
         if self._connected:
+            try:
+                self._publish_pending(drain=True)
+            except Exception:  # the link must never stop the table from stopping
+                log.exception("table %s: the last rows could not be sent; the next start sends them", self.table)
             body = {"online": False, "reason": "the table was stopped"}
             info = self._client.publish(self.topics.state, json.dumps(
                 envelope(self.address.club, self.table, self.session, self._cursor, self._wall(), body)
                 | {"online": False}), qos=1, retain=True)
             with contextlib.suppress(Exception):
-                info.wait_for_publish(timeout=2)
+                info.wait_for_publish(timeout=_GOODBYE_WAIT)
         self._client.disconnect()
         self._client.loop_stop()
         self._reader.close()
@@ -254,7 +268,8 @@ class TableLink:
                 self._stop.wait(1.0)
                 self._wake.set()
 
-    def _publish_pending(self) -> None:
+    def _publish_pending(self, *, drain: bool = False) -> None:
+        """Publish the rows after the cursor; ``drain``: also while stopping (``stop`` only)."""
         with self._lock:
             if not self._connected:
                 return
@@ -265,7 +280,7 @@ class TableLink:
                 self._rewind = False
                 self._cursor = self._acked or 0
                 self._prev = self._cursor
-        while not self._stop.is_set():
+        while drain or not self._stop.is_set():
             rows = self._reader.rows_after(self._cursor, _BATCH)
             if not rows:
                 break

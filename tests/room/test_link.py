@@ -280,3 +280,22 @@ def test_table_process_killed_and_restarted_catches_the_console_up(room, tmp_pat
     assert _stored(console, "4") == outbox
     assert "1" in console.room.travellers and "4" in console.room.travellers["1"]
     assert not console.room.tiles["4"].online  # the clean stop at the end says so
+
+
+def test_a_table_stopped_right_after_its_last_rows_sends_them_before_it_goes(room) -> None:  # type: ignore[no-untyped-def]
+    """A clean stop drains the outbox: the console holds the night's last rows without a restart."""
+    _broker, console, table = room
+    t1 = table("1")
+    t1.sim.present(TAG, "board")
+    assert t1.rt.sync(5)
+    wait(lambda: _held(console, t1), what="the console to hold table 1")
+    assert t1.link._unsubscribe is not None
+    t1.link._unsubscribe()  # the publisher is no longer woken: the rows below wait for the stop
+    t1.link._unsubscribe = None
+    for slot, seat in (("1NT", "N"), ("Pass", "E"), ("Pass", "S"), ("Pass", "W")):
+        t1.call(slot, seat)
+    assert not _held(console, t1)
+    t1.link.stop()
+    wait(lambda: _held(console, t1), what="the console to hold the rows written just before the stop")
+    assert _stored(console, "1") == t1.outbox()
+    wait(lambda: not console.room.tiles["1"].online, what="the goodbye after the rows")
