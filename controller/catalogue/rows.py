@@ -434,7 +434,7 @@ _PLAY: tuple[Row, ...] = (
                               "{suits})", (
                                   _suit("suit forbidden", "penalty_suits"),
                                   Arg("suits", "suits", False, "also forbid (D 51)", "penalty_suits",
-                                      codes=("duplicate",), unknown="any further suit of them declarer names",
+                                      codes=("duplicate", D2017), unknown="any further suit of them declarer names",
                                       absent="no other suit")),
                by_code=tuple((c, "{declarer} forbids {partner} to lead {suit} or any other suit of {offender}'s "
                                  "penalty cards for as long as he keeps the lead; those penalty cards go back "
