@@ -121,6 +121,27 @@ def _engine_of(meta: dict[str, Any], path: Path, errors: list[str]) -> Engine:
     return engine_of(meta, DeckRegistry(), Settings(), None, str(path), errors)
 
 
+def scenario_log(path: Path) -> str | None:
+    """The table log of a scenario file (one JSON document with a ``log`` list, as the
+    situations' tests are written), led by its session line under the first code it names;
+    None for anything else (a table log is one JSON object per line)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        spec = json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(spec, dict) or not isinstance(spec.get("log"), list):
+        return None
+    codes = spec.get("codes") or ["duplicate"]
+    settings = spec.get("settings")
+    if not isinstance(settings, dict):
+        settings = {}
+    print(f"{path.name}: a scenario: its log replayed under the {codes[0]} code"
+          + (f" (it also names {', '.join(map(str, codes[1:]))})" if len(codes) > 1 else ""), file=sys.stderr)
+    session = {"t": 0, "session": {"code": codes[0], **settings}}
+    return "".join(json.dumps(line) + "\n" for line in [session, *spec["log"]])
+
+
 def replay_file(path: Path) -> ReplayReport:
     """Replay a table log, a table's event log, a PBN or LIN file; UsageError if it cannot be used at all."""
     if not path.is_file():
@@ -129,7 +150,8 @@ def replay_file(path: Path) -> ReplayReport:
         return replay_event_log(path)
     progress = _progress_printer(path.name)
     if path.suffix.lower() in _TABLE_LOG:
-        lines = tablelog.load(path)
+        scenario = scenario_log(path)
+        lines = tablelog.loads(scenario) if scenario is not None else tablelog.load(path)
         if lines and all(line.action is None for line in lines):
             raise UsageError(f"{path}: no line of this table log could be read "
                              f"({lines[0].error})")

@@ -106,3 +106,17 @@ def test_a_large_files_progress_goes_to_stderr_never_into_the_json_on_stdout(cor
     assert len(report["boards"]) == 7632
     assert all("boards" in line for line in out.stderr.splitlines())   # progress lines only
     assert "Traceback" not in out.stderr
+
+
+def test_a_scenario_file_replays_its_log_under_the_first_code_it_names(tmp_path: Path) -> None:
+    """A scenario (one JSON document with a ``log``) is not read line by line as garbage."""
+    lines = [json.loads(line) for line in LOG.splitlines() if line.startswith("{")][1:]
+    path = tmp_path / "scenario.json"
+    path.write_text(json.dumps({"row": "a scenario", "codes": ["rubber", "duplicate"], "log": lines}, indent=2))
+    out = tablectl("replay", str(path), "--json")
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert "errors" not in report
+    assert report["session"]["code"] == "rubber"
+    assert report["boards"][0]["contract"] == "3NT"
+    assert "a scenario: its log replayed under the rubber code (it also names duplicate)" in out.stderr
