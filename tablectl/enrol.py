@@ -59,6 +59,9 @@ EXIT_INTERRUPTED = 130   # Ctrl-C, as a shell reports SIGINT
 
 POLL = 0.1   # seconds: the longest wait on the event queue before looking at the clock again
 VOLUNTEER_PACE = 0.2
+READER_GRACE = 10.0
+"""Seconds enrolment waits for a reader that has never been up before it says there is none
+(exit 2); a reader that was up and goes down (a cable pulled) is waited for without end."""
 """Seconds the simulated volunteer takes to lay each card on the simulated reader (a deck in about 11 s)."""
 
 Opener = Callable[..., EventSource]
@@ -159,6 +162,10 @@ class _Refused(BridgeTableError, ValueError):
     """A tag that cannot be enrolled as asked; the message says why, for the person at the reader."""
 
 
+class _NoReader(Exception):
+    """The reader was never up within ``READER_GRACE`` seconds of the start."""
+
+
 class _Enrolment:
     """One enrolment session over one reader: prompts, refusals, progress and the deck file."""
 
@@ -169,7 +176,11 @@ class _Enrolment:
         self.out = out
         self.events: queue.Queue[RawEvent] = queue.Queue()
         self._reader_up: bool | None = None
+        self._reader_seen = False
+        self._reader_down = ""
         self.volunteer: SimVolunteer | None = None
+        self.grace = READER_GRACE
+        self._began = time.monotonic()
 
     def say(self, line: str) -> None:
         self.out.write(line + "\n")
@@ -205,7 +216,13 @@ class _Enrolment:
                     self.say(f"present {card}   [{self.progress()} enrolled]")
                     if self.volunteer is not None:
                         self.volunteer.lay(card)
-                uid = self.next_tag()
+                try:
+                    uid = self.next_tag()
+                except _NoReader:
+                    self.say(f"no reader answered within {self.grace:g} s ({self._reader_down}): plug in a USB NFC "
+                             "reader (an ACR122U, a PN532 on USB serial) or name one with --reader URL; "
+                             f"--reader sim:// tries it without one. Stopped at {self.progress()}{self.saved()}")
+                    return EXIT_USAGE
                 if uid is None:
                     self.say(f"no card came within {o.timeout:g} s: stopped at {self.progress()}{self.saved()}")
                     return EXIT_DOWN
@@ -233,6 +250,8 @@ class _Enrolment:
         waited = 0.0
         timeout = self.options.timeout
         while timeout is None or waited < timeout:
+            if self._reader_up is False and not self._reader_seen and time.monotonic() - self._began >= self.grace:
+                raise _NoReader
             slice_ = POLL if timeout is None else min(POLL, timeout - waited)
             try:
                 event = self.events.get(timeout=slice_)
@@ -243,10 +262,14 @@ class _Enrolment:
                 return event.uid
             if isinstance(event, DeviceHealth) and event.up != self._reader_up:
                 self._reader_up = event.up
+                self._reader_seen = self._reader_seen or event.up
+                self._reader_down = "" if event.up else event.detail
                 if event.up:
                     self.say(f"  reader {event.device} is up: {event.detail}")
                 else:
-                    self.say(f"  reader {event.device} is down: {event.detail} (waiting for it to come back)")
+                    self.say(f"  reader {event.device} is down: {event.detail} (waiting for it to come back)"
+                             if self._reader_seen else
+                             f"  reader {event.device} is down: {event.detail} (waiting {self.grace:g} s for it)")
         return None
 
     def take(self, uid: str, asked: Card | None) -> Card:
@@ -320,14 +343,16 @@ class _Enrolment:
 def enrol(deck: Path, reader: str = DEFAULT_READER, *, deck_id: str = DEFAULT_DECK,
           cards: Sequence[Card] | None = None, from_ndef: bool = False, write_ndef: bool = False,
           timeout: float | None = None, clock: Clock = monotonic, opener: Opener = open_source,
-          out: TextIO | None = None, err: TextIO | None = None, volunteer: float | None = None) -> int:
+          out: TextIO | None = None, err: TextIO | None = None, volunteer: float | None = None,
+          reader_grace: float = READER_GRACE) -> int:
     """Enrol the cards of ``deck_id`` (all 52 in PBN order, or ``cards``) from the tags shown to ``reader``.
 
     Keeps what ``deck`` already holds and asks only for the rest; saves after each card. With
     ``volunteer`` (seconds per card) and the simulated table as the reader, a ``SimVolunteer``
     lays each card asked for on it (the command line's ``sim://``).
     Returns 0 when every card is enrolled, 1 when no tag came within ``timeout`` seconds,
-    2 when the deck file, the options or the reader cannot be used, 130 on Ctrl-C.
+    2 when the deck file, the options or the reader cannot be used (a reader never up within
+    ``reader_grace`` seconds: none is plugged in), 130 on Ctrl-C.
     """
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
@@ -354,6 +379,7 @@ def enrol(deck: Path, reader: str = DEFAULT_READER, *, deck_id: str = DEFAULT_DE
         return fail(f"cannot use the deck file: {exc}")
     options = _EnrolOptions(deck, deck_id, wanted, from_ndef, write_ndef, timeout)
     session = _Enrolment(options, registry, Unopened("enrol", "not opened", clock), out)
+    session.grace = reader_grace
     if older is not None:
         session.say(f"{deck} was a deck file in the older TOML form: now saved as JSON under the same name "
                     f"(renaming it to .json, and [table] deck with it, keeps one name everywhere)")

@@ -26,6 +26,7 @@ import pytest
 from controller.cards import Card
 from controller.sensing import deck as deck_json
 from controller.sensing.deck import DeckRegistry
+from controller.sensing.events import DeviceHealth
 from drivers import config
 from drivers.base import Clock, EventSource
 from drivers.config import load_deck
@@ -233,6 +234,49 @@ def test_enrol_skips_cards_already_enrolled_and_stops_after_the_timeout(tmp_path
     text = console.getvalue()
     assert f"SA is already enrolled in deck1 (tag {NEW_DECK['SA']}): skipped" in text
     assert "present HK   [1/2 enrolled]" in text and "no card came within 0.2 s: stopped at 1/2" in text
+
+
+class _Reader:
+    """A reader that reports its health as told at start (``ups``: up, down...), then sees nothing."""
+
+    name = "enrol"
+
+    def __init__(self, *ups: bool) -> None:
+        self.ups = ups
+
+    def __call__(self, url: str, clock: Clock, name: str = "") -> EventSource:
+        return self
+
+    def _health(self, n: int, up: bool) -> DeviceHealth:
+        return DeviceHealth("enrol", up, "reader ACR122U" if up else "usb: no reader found on usb", float(n))
+
+    def start(self, emit: Callable[[Any], None]) -> None:
+        for n, up in enumerate(self.ups):
+            emit(self._health(n, up))
+
+    def stop(self) -> None:
+        pass
+
+    def health(self) -> DeviceHealth:
+        return self._health(len(self.ups), self.ups[-1])
+
+
+def test_enrol_with_no_reader_plugged_in_says_so_and_exits_2(tmp_path: Path) -> None:
+    console = Console()
+    code = hardware.enrol(tmp_path / "club.json", "nfc:usb", timeout=WAIT, clock=Counter(), opener=_Reader(False),
+                          out=console, reader_grace=0.3)
+    assert code == 2
+    text = console.getvalue()
+    assert "no reader answered within 0.3 s (usb: no reader found on usb): plug in a USB NFC reader" in text
+    assert "--reader sim://" in text and not (tmp_path / "club.json").exists()
+
+
+def test_enrol_waits_for_a_reader_that_was_up_and_went_down(tmp_path: Path) -> None:
+    console = Console()
+    code = hardware.enrol(tmp_path / "club.json", "nfc:usb", timeout=0.6, clock=Counter(),
+                          opener=_Reader(True, False), out=console, reader_grace=0.1)
+    assert code == 1  # the --timeout ends it, not the grace: a pulled cable is waited for
+    assert "(waiting for it to come back)" in console.getvalue()
 
 
 OLD_DECK = '[deck1]\nSA = "04A1B2C3D4E5F6"\nSK = "04A1B2C3D4E5F7"\n'
