@@ -49,7 +49,7 @@ def _laws_line(sit: Situation) -> str:
 def _section(sit: Situation) -> list[str]:
     kinds_text = f"`{sit.kind}`" + (
         " (or " + ", ".join(f"`{k}`" for k in sit.kinds[1:]) + ")" if len(sit.kinds) > 1 else "")
-    out = [f"### `{sit.name}`: {sit.title}", "",
+    out = [f'<a id="{sit.name}"></a>', "", f"### `{sit.name}`: {sit.title}", "",
            f"- Kind: {kinds_text}",
            f"- Law: {_laws_line(sit)}",
            f"- Offender: {sit.offender}",

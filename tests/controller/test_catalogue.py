@@ -24,6 +24,18 @@ def test_the_committed_situations_page_is_the_generated_one() -> None:
     assert page == markdown(), "run: python -m controller.catalogue --markdown > docs/situations.md"
 
 
+def test_every_link_of_the_situations_pages_leads_to_an_anchor_of_its_own() -> None:
+    """GitHub names a heading's anchor after all its words: the summary links to explicit ids."""
+    import re
+
+    page = markdown()
+    ids = set(re.findall(r'<a id="([^"]+)"></a>', page))
+    links = set(re.findall(r"\]\(#([^)]+)\)", page))
+    readme = readme_table()
+    assert links and links <= ids
+    assert set(re.findall(r"\]\(situations\.md#([^)]+)\)", readme)) <= ids
+
+
 def test_the_table_of_situations_in_the_irregularities_page_is_the_generated_one() -> None:
     readme = (ROOT / "docs" / "irregularities.md").read_text(encoding="utf-8")
     start, end = readme.index(README_BEGIN), readme.index(README_END) + len(README_END)
