@@ -123,6 +123,15 @@ def _stored(console: Console, table_id: str) -> list[int]:
         conn.close()
 
 
+def _assert_stored(console: Console, table_id: str, outbox: list[int], timeout: float = 10.0) -> None:
+    """The console's file holds exactly ``outbox``. The console counts a message as held (its
+    acknowledgement) a moment before its batch is written: wait for the file, then compare."""
+    deadline = time.monotonic() + timeout
+    while _stored(console, table_id) != outbox and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _stored(console, table_id) == outbox
+
+
 def test_alert_from_a_sensor_event_at_table_3_reaches_the_console_law_54(room) -> None:  # type: ignore[no-untyped-def]
     _broker, console, table = room
     t3 = table("3")
@@ -207,8 +216,7 @@ def test_broker_killed_mid_round_loses_and_doubles_nothing(room) -> None:  # typ
     assert t2.rt.sync(5)
     broker.start()
     wait(lambda: _held(console, t2), timeout=30, what="the console to catch up after the broker came back")
-    stored = _stored(console, "2")
-    assert stored == t2.outbox()  # every outbox row once, none doubled, none lost
+    _assert_stored(console, "2", t2.outbox())  # every outbox row once, none doubled, none lost
     kinds = [al.get("alert") for al in console.room.alerts if al["table"] == "2"]
     assert kinds.count("arbiter_called") == 1
     assert any(c.what == "S called the Director" for c in console.room.calls.values())
@@ -227,7 +235,7 @@ def test_console_restarted_holds_what_it_held_and_tables_fill_the_rest(room, tmp
     again.start()
     try:
         wait(lambda: _held(again, t1), what="the restarted console to catch up")
-        assert _stored(again, "1") == t1.outbox()
+        _assert_stored(again, "1", t1.outbox())
         assert any(c.seat == "W" for c in again.room.calls.values())
     finally:
         again.stop()
@@ -277,7 +285,7 @@ def test_table_process_killed_and_restarted_catches_the_console_up(room, tmp_pat
     finally:
         reader.close()
     wait(lambda: console.room.acknowledged("4") == (session, outbox[-1]), timeout=30, what="the console caught up")
-    assert _stored(console, "4") == outbox
+    _assert_stored(console, "4", outbox)
     assert "1" in console.room.travellers and "4" in console.room.travellers["1"]
     assert not console.room.tiles["4"].online  # the clean stop at the end says so
 
@@ -297,5 +305,5 @@ def test_a_table_stopped_right_after_its_last_rows_sends_them_before_it_goes(roo
     assert not _held(console, t1)
     t1.link.stop()
     wait(lambda: _held(console, t1), what="the console to hold the rows written just before the stop")
-    assert _stored(console, "1") == t1.outbox()
+    _assert_stored(console, "1", t1.outbox())
     wait(lambda: not console.room.tiles["1"].online, what="the goodbye after the rows")
