@@ -25,10 +25,35 @@ from controller.fieldscore.model import (
     Datum,
     FieldScoreError,
     MatchpointScale,
+    Scoring,
     VpScale,
 )
 
-__all__ = ["conventions_text", "parse_conventions"]
+__all__ = ["conventions_text", "parse_conventions", "program_conventions"]
+
+# The matchpoints of a board as a program adds them up: rounded (halves away from zero) to so
+# many decimals first, the pair's total and percentage then taken from the rounded values
+# (docs/field-scoring.md, "Each program's conventions", gives the sources).
+_MATCHPOINT_DECIMALS = (
+    ("ebuscore", 2, "each board's matchpoints rounded to 2 decimals before they are added up (EBUScore)"),
+    ("scorebridge", 1, "each board's matchpoints rounded to 1 decimal before they are added up "
+                       "(ScoreBridge, as the WBF's one-decimal scoring)"),
+)
+
+
+def program_conventions(program: str | None, scoring: Scoring, conv: Conventions
+                        ) -> tuple[Conventions, tuple[str, ...]]:
+    """``conv`` with what a file's producing ``program`` is known to do that the file does not
+    say, and a note for each such choice (none for a program not known here)."""
+    name = (program or "").strip().lower()
+    notes: list[str] = []
+    if scoring is Scoring.MP and conv.board_decimals is None:
+        for prefix, places, note in _MATCHPOINT_DECIMALS:
+            if name.startswith(prefix):
+                conv = replace(conv, board_decimals=places)
+                notes.append(note)
+                break
+    return conv, tuple(notes)
 
 
 def _number(value: float) -> str:
