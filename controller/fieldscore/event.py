@@ -51,7 +51,7 @@ def score_event(event: Event, conventions: Conventions | None = None) -> EventSc
             boards.append(cross_imp_board(board, section, results, conv))
     if conv.board_decimals is not None:
         boards = [_rounded(b, conv.board_decimals) for b in boards]
-    standings = _pair_standings(boards, event.pairs)
+    standings = _pair_standings(boards, event.pairs, event.byes)
     by_direction = conv.rank_by_direction
     if by_direction is None:
         by_direction = event.scoring is Scoring.MP and _is_mitchell(standings)
@@ -91,8 +91,8 @@ class _Tally:
     wins: int = 0
 
 
-def _pair_standings(boards: Sequence[BoardScore], participants: Iterable[tuple[str | None, str]]
-                    ) -> list[Standing]:
+def _pair_standings(boards: Sequence[BoardScore], participants: Iterable[tuple[str | None, str]],
+                    byes: Iterable[tuple[str | None, str, str]] = ()) -> list[Standing]:
     tallies: dict[tuple[str | None, str], _Tally] = {}
     for key in participants:
         tallies.setdefault(key, _Tally(*key))
@@ -107,8 +107,25 @@ def _pair_standings(boards: Sequence[BoardScore], participants: Iterable[tuple[s
                 t.total += points
                 t.maximum += s.top or 0.0
                 t.directions.add(direction)
+    _credit_byes(tallies, byes)
     return [Standing(t.pair, t.section, next(iter(t.directions)) if len(t.directions) == 1 else None,
                      t.boards, t.total, t.maximum or None) for t in tallies.values()]
+
+
+def _credit_byes(tallies: dict[tuple[str | None, str], _Tally], byes: Iterable[tuple[str | None, str, str]]) -> None:
+    """Each bye scores the pair's own average on the boards it played (its points and its tops
+    per board), so that its percentage and average stay what it earned at the table and its total
+    counts every board of the session (Ruter: a bye awards the pair's actual percentage)."""
+    count: dict[tuple[str | None, str], int] = {}
+    for section, pair, _board in byes:
+        count[(section, pair)] = count.get((section, pair), 0) + 1
+    for key, n in count.items():
+        t = tallies.get(key)
+        if t is None or not t.boards:
+            continue
+        t.total += t.total / t.boards * n
+        t.maximum += t.maximum / t.boards * n
+        t.boards += n
 
 
 def _is_mitchell(standings: Sequence[Standing]) -> bool:

@@ -291,8 +291,10 @@ class Event:
     """An event to score: its results (and, for teams, its matches) and its conventions.
 
     ``pairs`` are the participants the file lists, (section, pair), so that a pair that
-    played nothing is still ranked (last). ``printed`` and ``not_checked`` come from the file:
-    what it printed, and what of it cannot be recomputed from these scores, and why.
+    played nothing is still ranked (last). ``byes`` are the boards a pair had no opponents for
+    and was given a score for, (section, pair, board): each scores the pair's own average on
+    the boards it played (``controller.fieldscore.event``). ``printed`` and ``not_checked`` come
+    from the file: what it printed, and what of it cannot be recomputed from these scores, and why.
     """
 
     name: str
@@ -305,6 +307,7 @@ class Event:
     notes: tuple[str, ...] = ()
     printed: tuple[Printed, ...] = ()
     not_checked: tuple[str, ...] = ()
+    byes: tuple[tuple[str | None, str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -284,6 +284,9 @@ def _row_result(board: str, row: dict[str, str], warnings: list[str], where: str
         warnings.append(f"{where}: no pair numbers: row ignored")
         return None
     section = _cell(row, "Section")
+    split = _split_award(_cell(row, "Score_NS"), _cell(row, "Score_EW"))
+    if split is not None:
+        return Result(board, ns, ew, artificial=split, section=section)
     texts = [(_cell(row, "Score_NS"), 1), (_cell(row, "Score_EW"), -1)]
     for text, sign in texts:
         if text is None:
@@ -303,6 +306,31 @@ def _row_result(board: str, row: dict[str, str], warnings: list[str], where: str
         return Result(board, ns, ew, artificial=artificial, section=section)
     warnings.append(f"{where}: no score for {ns} v {ew}: row ignored")
     return None
+
+
+def _bye(board: str, row: dict[str, str]) -> tuple[str | None, str, str] | None:
+    """(section, pair, board) of a bye row: one pair and the score ``Bye`` (Ruter, Magic Contest)."""
+    ns, ew = _cell(row, "PairId_NS"), _cell(row, "PairId_EW")
+    scores = {(_cell(row, c) or "").lower() for c in ("Score_NS", "Score_EW")}
+    if (ns is None) == (ew is None) or "bye" not in scores:
+        return None
+    pair = ns if ns is not None else ew
+    assert pair is not None
+    return _cell(row, "Section"), pair, board
+
+
+def _split_award(ns_text: str | None, ew_text: str | None) -> Artificial | None:
+    """An artificial score given side by side: North-South's award in ``Score_NS`` and East-West's
+    in ``Score_EW`` (Ruter writes ``"A+" "A-"``); None unless both columns hold one award each."""
+    if ns_text is None or ew_text is None:
+        return None
+    try:
+        ns_award, ew_award = Artificial.parse(ns_text.lstrip("^")), Artificial.parse(ew_text.lstrip("^"))
+    except FieldScoreError:
+        return None
+    if ns_award.ns is not ns_award.ew or ew_award.ns is not ew_award.ew:
+        return None
+    return Artificial(ns_award.ns, ew_award.ew)
 
 
 _RESULT_FIELDS = {"Percentage_NS": "percent_ns", "Percentage_EW": "percent_ew",
@@ -325,6 +353,7 @@ def _pairs_event(name: str, records: Sequence[TableRecord], meta: dict[str, str]
     printed: list[Printed] = []
     participants: list[tuple[str | None, str]] = []
     not_checked: list[str] = []
+    byes: list[tuple[str | None, str, str]] = []
     for rec in records:
         board = rec.tag("Board") or "?"
         traveller = rec.table("ScoreTable")
@@ -334,6 +363,10 @@ def _pairs_event(name: str, records: Sequence[TableRecord], meta: dict[str, str]
                                 "each row is one result")
             for i, row in enumerate(traveller.records(), start=1):
                 where = f"board {board} row {i} (line {rec.line})"
+                bye = _bye(board, row)
+                if bye is not None:
+                    byes.append(bye)
+                    continue
                 result = _row_result(board, row, warnings, where)
                 if result is None:
                     continue
@@ -350,8 +383,12 @@ def _pairs_event(name: str, records: Sequence[TableRecord], meta: dict[str, str]
         totals = rec.table("TotalScoreTable")
         if totals is not None:
             _total_rows(totals, scoring, is_ruter, centred, printed, participants, not_checked)
+    if byes:
+        notes.append("a pair's bye (a board it had no opponents for) scores its own average on the boards "
+                     "it played (Ruter, Magic Contest)")
     return Event(name, scoring, tuple(results), conventions, pairs=tuple(participants), producer=producer,
-                 notes=tuple(notes), printed=tuple(printed), not_checked=tuple(dict.fromkeys(not_checked)))
+                 notes=tuple(notes), printed=tuple(printed), not_checked=tuple(dict.fromkeys(not_checked)),
+                 byes=tuple(byes))
 
 
 def _total_rows(table: Table, scoring: Scoring, is_ruter: bool, centred: bool, printed: list[Printed],
