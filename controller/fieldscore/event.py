@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from controller.fieldscore.imps import butler_board, cross_imp_board, score_match
 from controller.fieldscore.matchpoints import score_board
 from controller.fieldscore.model import (
+    Award,
     BoardScore,
     Conventions,
     Event,
@@ -49,6 +50,8 @@ def score_event(event: Event, conventions: Conventions | None = None) -> EventSc
             boards.append(butler_board(board, section, results, conv))
         else:
             boards.append(cross_imp_board(board, section, results, conv))
+    if conv.awards_own_percent and event.scoring is Scoring.MP:
+        boards = _awards_at_own_percent(boards, conv)
     if conv.board_decimals is not None:
         boards = [_rounded(b, conv.board_decimals) for b in boards]
     standings = _pair_standings(boards, event.pairs, event.byes)
@@ -57,6 +60,48 @@ def score_event(event: Event, conventions: Conventions | None = None) -> EventSc
         by_direction = event.scoring is Scoring.MP and _is_mitchell(standings)
     ranked = _ranked(standings, event.scoring, by_direction)
     return EventScore(replace(event, conventions=conv), tuple(boards), ranked, by_direction=by_direction)
+
+
+def _awards_at_own_percent(boards: Sequence[BoardScore], conv: Conventions) -> list[BoardScore]:
+    """Average plus raised to the pair's own percentage when that is higher, average minus lowered
+    to it when lower (Law 12C2: at least 60 %, at most 40 %). A pair's own percentage is that of
+    its boards other than its average-plus and average-minus ones (an average counts), before any
+    penalty: Ruter's "actual percentage" (T. Brenning, 2001)."""
+    earned: dict[tuple[str | None, str], list[float]] = {}
+    for b in boards:
+        for s in b.results:
+            r = s.result
+            for pair, side, points, penalty in ((r.ns, "ns", s.points_ns, r.penalty_ns),
+                                                (r.ew, "ew", s.points_ew, r.penalty_ew)):
+                award = None if r.artificial is None else getattr(r.artificial, side)
+                if award in (Award.PLUS, Award.MINUS) or not s.top:
+                    continue
+                tally = earned.setdefault((r.section, pair), [0.0, 0.0])
+                tally[0] += points + penalty * s.top
+                tally[1] += s.top
+    own = {key: 100.0 * p / m for key, (p, m) in earned.items() if m}
+    out = []
+    for b in boards:
+        results = []
+        for s in b.results:
+            r = s.result
+            if r.artificial is not None and s.top:
+                s = replace(s, points_ns=_award_points(s.points_ns, r.artificial.ns, own.get((r.section, r.ns)),
+                                                       s.top, conv),
+                            points_ew=_award_points(s.points_ew, r.artificial.ew, own.get((r.section, r.ew)),
+                                                    s.top, conv))
+            results.append(s)
+        out.append(replace(b, results=tuple(results)))
+    return out
+
+
+def _award_points(points: float, award: Award, own: float | None, top: float, conv: Conventions) -> float:
+    given = conv.percent_of(award)
+    if own is None or award is Award.AVERAGE:
+        return points
+    if (award is Award.PLUS and own > given) or (award is Award.MINUS and own < given):
+        return points + top * (own - given) / 100.0
+    return points
 
 
 def round_half_away(value: float, places: int) -> float:

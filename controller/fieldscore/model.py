@@ -246,6 +246,9 @@ class Conventions:
       each section alone).
     - ``rank_by_direction``: rank North-South and East-West apart; None: only for a
       matchpoint event in which no pair changed direction (a Mitchell).
+    - ``awards_own_percent``: matchpoints only: average plus is the pair's own percentage on
+      its other boards when that is higher, and average minus its own percentage when that is
+      lower (Law 12C2's "at least 60 %" and "at most 40 %", as Ruter scores them).
     """
 
     matchpoints: MatchpointScale = MatchpointScale.EBU
@@ -258,6 +261,7 @@ class Conventions:
     board_decimals: int | None = None
     across_sections: bool = True
     rank_by_direction: bool | None = None
+    awards_own_percent: bool = False
 
     def percent_of(self, award: Award) -> float:
         return self.award_percent[_AWARD_INDEX[award]]

@@ -44,7 +44,7 @@ from controller.contract import Contract
 from controller.deal import Deal
 from controller.errors import NotationError
 from controller.fieldscore.check import fixed
-from controller.fieldscore.conventions import conventions_text, parse_conventions
+from controller.fieldscore.conventions import conventions_text, parse_conventions, program_conventions
 from controller.fieldscore.model import (
     Artificial,
     BoardScore,
@@ -343,6 +343,8 @@ def _pairs_event(name: str, records: Sequence[TableRecord], meta: dict[str, str]
     first_table = next(t for r in records if (t := r.table("ScoreTable")) is not None)
     scoring_text = meta.get("ScoringType") or next((s for r in records if (s := r.tag("Scoring"))), "")
     scoring, conventions, notes = _scoring_of(scoring_text, first_table)
+    conventions, program_notes = program_conventions(producer, scoring, conventions)
+    notes.extend(program_notes)
     conventions = _own_conventions(records, conventions, notes, warnings)
     name_lower = (producer or "").lower()
     is_ruter = name_lower.startswith("ruter")
