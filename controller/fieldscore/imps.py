@@ -15,7 +15,8 @@
   scores is IMPed against it and the IMPs weighted. In cross-IMPs it counts, for the other
   tables, as a share of a result for each of its scores, as in matchpoints.
 - An artificial score takes no part in the datum or the other results' IMPs; it scores its
-  award, +3/0/-3 IMPs (Law 12C2), and in summed cross-IMPs that award against each other result.
+  award, +3/0/-3 IMPs (Law 12C2), and in summed cross-IMPs that award against each other result
+  (ACBLscore), or half of it (``Conventions.cross_award_share``: Ruter).
 """
 
 from __future__ import annotations
@@ -122,7 +123,8 @@ def cross_imp_board(board: str, section: str | None, results: Sequence[Result],
         earned = iter(weighted_cross_imps([r.components for r in compared], conventions.cross_imps))
     else:
         earned = iter(cross_imps([r.score for r in compared if r.score is not None], conventions.cross_imps))
-    times = 1 if conventions.cross_imps is CrossImps.AVERAGE else max(len(results) - 1, 1)
+    times = conventions.cross_award_share * (1 if conventions.cross_imps is CrossImps.AVERAGE
+                                             else max(len(results) - 1, 1))
     scored = []
     for r in results:
         if r.artificial is None:

@@ -246,6 +246,9 @@ class Conventions:
       each section alone).
     - ``rank_by_direction``: rank North-South and East-West apart; None: only for a
       matchpoint event in which no pair changed direction (a Mitchell).
+    - ``cross_award_share``: cross-IMPs: the share of its IMP award an artificial score earns
+      against each other result (1: the whole award each time, as ACBLscore; 0.5: half, as
+      Ruter, a comparison of two tables being a team board that both tables score).
     - ``awards_own_percent``: matchpoints only: average plus is the pair's own percentage on
       its other boards when that is higher, and average minus its own percentage when that is
       lower (Law 12C2's "at least 60 %" and "at most 40 %", as Ruter scores them).
@@ -262,6 +265,7 @@ class Conventions:
     across_sections: bool = True
     rank_by_direction: bool | None = None
     awards_own_percent: bool = False
+    cross_award_share: float = 1.0
 
     def percent_of(self, award: Award) -> float:
         return self.award_percent[_AWARD_INDEX[award]]

@@ -384,7 +384,8 @@ def _pairs_event(name: str, records: Sequence[TableRecord], meta: dict[str, str]
                     printed.append(Printed(("board", "", board), "datum", row["ButlerDatum"], "ButlerDatum"))
         totals = rec.table("TotalScoreTable")
         if totals is not None:
-            _total_rows(totals, scoring, is_ruter, centred, printed, participants, not_checked)
+            _total_rows(totals, scoring, is_ruter, centred, printed, participants, not_checked,
+                        _ruter_imp_total(scoring_text))
     if byes:
         notes.append("a pair's bye (a board it had no opponents for) scores its own average on the boards "
                      "it played (Ruter, Magic Contest)")
@@ -393,8 +394,20 @@ def _pairs_event(name: str, records: Sequence[TableRecord], meta: dict[str, str]
                  byes=tuple(byes))
 
 
+def _ruter_imp_total(scoring_text: str) -> str:
+    """What Ruter's ``TotalScoreIMP`` is, by its ScoringType: Butler IMPs per board played,
+    cross-IMPs ``IMP;Cross`` summed, ``IMP;Cross2`` per comparison (as its files print them)."""
+    kind = scoring_text.lower().replace(" ", "").split(";")
+    if "cross2" in kind:
+        return "per_comparison"
+    if "cross" in kind:
+        return "total"
+    return "average"
+
+
 def _total_rows(table: Table, scoring: Scoring, is_ruter: bool, centred: bool, printed: list[Printed],
-                participants: list[tuple[str | None, str]], not_checked: list[str]) -> None:
+                participants: list[tuple[str | None, str]], not_checked: list[str],
+                imp_total: str = "average") -> None:
     columns = {c.name for c in table.columns}
     session = "SessionScoreMP" in columns or "SessionPercentage" in columns
     fields: dict[str, str] = {}
@@ -409,7 +422,7 @@ def _total_rows(table: Table, scoring: Scoring, is_ruter: bool, centred: bool, p
         fields = {"TotalScoreMP": "centred_total" if centred else "total", "TotalMP": "total",
                   "TotalPercentage": "percent", "Rank": "rank", "RankTie": "rank_end", "NrBoards": "boards",
                   "TotalIMP": "total", "MeanIMP": "average", "MeanMP": "average",
-                  "TotalScoreIMP": "average" if is_ruter else "total"}
+                  "TotalScoreIMP": imp_total if is_ruter else "total"}
     for row in table.records():
         pair = _cell(row, "PairId")
         if pair is None:
