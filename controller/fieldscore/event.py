@@ -1,7 +1,11 @@
 """An event scored from its scores alone: every board, every pair's session, the ranking.
 
 - Session totals: the sum of a pair's points; its percentage is the total over the tops of
-  the boards it played (boards it did not play count for nothing: EBU and ACBL practice).
+  the boards it played (boards it did not play count for nothing: EBU and ACBL practice). A
+  bye the file records (Ruter, Magic Contest) scores the pair's own average on those boards.
+- A program's own conventions come with the event (``conventions.program_conventions``):
+  matchpoints rounded per board before they are added (EBUScore, ScoreBridge), average plus
+  and minus at the pair's own percentage beyond 60 % and 40 % (Ruter; Law 12C2).
 - Ranks: competition ranking (1, 2=, 2=, 4): pairs with equal results share the best rank
   of the group (written "2=" by the EBU's programs; Ruter prints the group's first and last
   rank). Matchpoint pairs rank by percentage, IMP pairs by IMPs per board played, teams by
