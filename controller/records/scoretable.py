@@ -711,6 +711,10 @@ def _pairs_records(score: EventScore, name: str, deals: Mapping[str, Deal] | Non
             if datum_column:
                 row.append(_number(b.datum) if b.datum is not None else "-")
             cells.append(row)
+        for section, pair, bye_board in event.byes:  # as Ruter writes a bye: the pair, no opponents
+            if bye_board == board:
+                cells.append(([section or "-"] if sections else []) + [pair, "-", "Bye", "Bye"]
+                             + ["-"] * (len(columns) - 4 - (1 if sections else 0)))
         record = _board_tags(name, board, event.scoring, deals)
         if not records:
             record += head
