@@ -166,3 +166,14 @@ def test_program_conventions_leave_an_unknown_program_alone() -> None:
     assert program_conventions(None, Scoring.CROSS_IMP, conv) == (conv, ())
     ruter, notes = program_conventions("Ruter", Scoring.MP, conv)
     assert ruter.awards_own_percent and notes
+
+
+def test_bye_reads_back_from_the_pbn_written_here(corpus: Path) -> None:
+    before = score_event(_event(corpus, "nor-spiren-2015-06-18.pbn"))
+    back = scoretable.loads(scoretable.dumps([before]))
+    assert back.warnings == ()
+    (event,) = back.events
+    assert sorted(event.byes) == sorted(before.event.byes)
+    after = score_event(event)
+    assert [(s.pair, s.boards, round(s.total, 6)) for s in after.standings] == \
+        [(s.pair, s.boards, round(s.total, 6)) for s in before.standings]
