@@ -34,7 +34,11 @@ from controller.fieldscore.model import (
     Standing,
 )
 
-__all__ = ["rank", "round_half_away", "score_event"]
+__all__ = ["UNRANKED", "rank", "round_half_away", "score_event"]
+
+UNRANKED = ""
+"""The pair of a side that is scored for the field but not ranked (a substitute pair the file
+gives no number): its results count for the other tables, it has no standing."""
 
 
 def score_event(event: Event, conventions: Conventions | None = None) -> EventScore:
@@ -77,7 +81,7 @@ def _awards_at_own_percent(boards: Sequence[BoardScore], conv: Conventions) -> l
             r = s.result
             for pair, side, points, penalty in ((r.ns, "ns", s.points_ns, r.penalty_ns),
                                                 (r.ew, "ew", s.points_ew, r.penalty_ew)):
-                award = None if r.artificial is None else getattr(r.artificial, side)
+                award = r.award_of(side)
                 if award in (Award.PLUS, Award.MINUS) or not s.top:
                     continue
                 tally = earned.setdefault((r.section, pair), [0.0, 0.0])
@@ -89,20 +93,19 @@ def _awards_at_own_percent(boards: Sequence[BoardScore], conv: Conventions) -> l
         results = []
         for s in b.results:
             r = s.result
-            if r.artificial is not None and s.top:
-                s = replace(s, points_ns=_award_points(s.points_ns, r.artificial.ns, own.get((r.section, r.ns)),
-                                                       s.top, conv),
-                            points_ew=_award_points(s.points_ew, r.artificial.ew, own.get((r.section, r.ew)),
-                                                    s.top, conv))
+            ns_award, ew_award = r.award_of("ns"), r.award_of("ew")
+            if s.top and (ns_award or ew_award):
+                s = replace(s, points_ns=_award_points(s.points_ns, ns_award, own.get((r.section, r.ns)), s.top, conv),
+                            points_ew=_award_points(s.points_ew, ew_award, own.get((r.section, r.ew)), s.top, conv))
             results.append(s)
         out.append(replace(b, results=tuple(results)))
     return out
 
 
-def _award_points(points: float, award: Award, own: float | None, top: float, conv: Conventions) -> float:
-    given = conv.percent_of(award)
-    if own is None or award is Award.AVERAGE:
+def _award_points(points: float, award: Award | None, own: float | None, top: float, conv: Conventions) -> float:
+    if award is None or own is None or award is Award.AVERAGE:
         return points
+    given = conv.percent_of(award)
     if (award is Award.PLUS and own > given) or (award is Award.MINUS and own < given):
         return points + top * (own - given) / 100.0
     return points
@@ -149,6 +152,8 @@ def _pair_standings(boards: Sequence[BoardScore], participants: Iterable[tuple[s
         for s in b.results:
             r = s.result
             for pair, points, direction in ((r.ns, s.points_ns, "NS"), (r.ew, s.points_ew, "EW")):
+                if pair == UNRANKED:
+                    continue
                 t = tallies.get((r.section, pair))
                 if t is None:
                     t = tallies[(r.section, pair)] = _Tally(r.section, pair)

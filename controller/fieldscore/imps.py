@@ -81,6 +81,8 @@ def butler_board(board: str, section: str | None, results: Sequence[Result],
         if r.artificial is None and board_datum is not None:
             ns = sum(w * imps(s - board_datum) for s, w in r.components)
             ew = -ns
+            ns = ns if r.award_ns is None else conventions.imps_of(r.award_ns)
+            ew = ew if r.award_ew is None else conventions.imps_of(r.award_ew)
         else:
             assert r.artificial is not None
             ns = conventions.imps_of(r.artificial.ns)
@@ -130,6 +132,8 @@ def cross_imp_board(board: str, section: str | None, results: Sequence[Result],
         if r.artificial is None:
             ns = next(earned)
             ew = -ns
+            ns = ns if r.award_ns is None else conventions.imps_of(r.award_ns) * times
+            ew = ew if r.award_ew is None else conventions.imps_of(r.award_ew) * times
         else:
             assert r.artificial is not None
             ns = conventions.imps_of(r.artificial.ns) * times

@@ -45,8 +45,10 @@ from controller.deal import Deal
 from controller.errors import NotationError
 from controller.fieldscore.check import fixed
 from controller.fieldscore.conventions import conventions_text, parse_conventions, program_conventions
+from controller.fieldscore.event import UNRANKED
 from controller.fieldscore.model import (
     Artificial,
+    Award,
     BoardScore,
     Conventions,
     Datum,
@@ -280,13 +282,24 @@ def _cell(row: dict[str, str], name: str) -> str | None:
 
 def _row_result(board: str, row: dict[str, str], warnings: list[str], where: str) -> Result | None:
     ns, ew = _cell(row, "PairId_NS"), _cell(row, "PairId_EW")
-    if ns is None or ew is None:
+    if ns is None and ew is None:
         warnings.append(f"{where}: no pair numbers: row ignored")
         return None
+    if ns is None or ew is None:
+        # one side without a pair number (Ruter: a substitute pair, not ranked) but a score the
+        # other tables are compared with: the result counts for the field and the pair it names
+        given = [t for t in (_cell(row, "Score_NS"), _cell(row, "Score_EW")) if t is not None]
+        if len(given) != 1 or not re.fullmatch(r"[+-]?[0-9]+", given[0]):
+            warnings.append(f"{where}: no pair numbers: row ignored")
+            return None
+        ns, ew = ns or UNRANKED, ew or UNRANKED
     section = _cell(row, "Section")
     split = _split_award(_cell(row, "Score_NS"), _cell(row, "Score_EW"))
     if split is not None:
         return Result(board, ns, ew, artificial=split, section=section)
+    mixed = _score_and_award(board, ns, ew, section, _cell(row, "Score_NS"), _cell(row, "Score_EW"))
+    if mixed is not None:
+        return mixed
     texts = [(_cell(row, "Score_NS"), 1), (_cell(row, "Score_EW"), -1)]
     for text, sign in texts:
         if text is None:
@@ -317,6 +330,31 @@ def _bye(board: str, row: dict[str, str]) -> tuple[str | None, str, str] | None:
     pair = ns if ns is not None else ew
     assert pair is not None
     return _cell(row, "Section"), pair, board
+
+
+def _award(text: str) -> Award | None:
+    try:
+        artificial = Artificial.parse(text.lstrip("^"))
+    except FieldScoreError:
+        return None
+    return artificial.ns if artificial.ns is artificial.ew else None
+
+
+def _score_and_award(board: str, ns: str, ew: str, section: str | None, ns_text: str | None,
+                     ew_text: str | None) -> Result | None:
+    """A score under one side and an award under the other (Ruter: ``"A=" "+0"``): the score,
+    compared with the other tables, and that side's award; None for any other row."""
+    if ns_text is None or ew_text is None:
+        return None
+    for award_text, score_text, sign, side in ((ns_text, ew_text, -1, "ns"), (ew_text, ns_text, 1, "ew")):
+        award = _award(award_text)
+        if award is None or not re.fullmatch(r"[+-]?[0-9]+", score_text):
+            continue
+        score = sign * int(score_text)
+        if side == "ns":
+            return Result(board, ns, ew, score=score, section=section, award_ns=award)
+        return Result(board, ns, ew, score=score, section=section, award_ew=award)
+    return None
 
 
 def _split_award(ns_text: str | None, ew_text: str | None) -> Artificial | None:
@@ -726,6 +764,10 @@ def _pairs_records(score: EventScore, name: str, deals: Mapping[str, Deal] | Non
 
 def _traveller_score(r: Result) -> list[str]:
     """Score_NS and Score_EW: the score in its side's column; an artificial one (``^``) in North-South's."""
+    if r.award_ns is not None:  # as Ruter writes it: the award under its side, the score under the other
+        return [r.award_ns.value, str(-(r.score or 0))]
+    if r.award_ew is not None:
+        return [str(r.score), r.award_ew.value]
     if r.artificial is not None:
         return ["^" + str(r.artificial), "-"]
     if r.weighted:  # PBN has no form for a weighted score (Law 12C1(c)): written so that no reader takes it for one
