@@ -177,3 +177,36 @@ def test_bye_reads_back_from_the_pbn_written_here(corpus: Path) -> None:
     after = score_event(event)
     assert [(s.pair, s.boards, round(s.total, 6)) for s in after.standings] == \
         [(s.pair, s.boards, round(s.total, 6)) for s in before.standings]
+
+
+def test_award_under_one_side_and_a_score_under_the_other_counts_for_the_field(corpus: Path) -> None:
+    # Spiren 18 Nov 2019, board 1, pairs 3 v 4: "A=" under North-South, "+0" under East-West:
+    # North-South score average, East-West's 0 is compared with the field (100 %), and the six
+    # 450s beat it (69 %: 11 of 16, not 64 % with the row taken as an average for both).
+    event = _event(corpus, "nor-spiren-2019-11-18.pbn")
+    row = next(r for r in event.results if r.board == "1" and r.ns == "3")
+    assert (row.score, row.award_ns, row.award_ew) == (0, Award.AVERAGE, None)
+    assert _printed(event, ("result", "", "1", "1", "2"), "percent_ns") == "69"
+    assert _printed(event, ("result", "", "1", "3", "4"), "percent_ew") == "100"
+    assert _differences(event) == []
+
+
+def test_award_beside_a_score_follows_the_pair_own_percentage_law_12c2(corpus: Path) -> None:
+    # Spiren 18 May 2016, board 16: North-South "+0" (a score), East-West "A+" printed 65 %,
+    # the pair's own percentage on its other boards.
+    event = _event(corpus, "nor-spiren-2016-05-18.pbn")
+    row = next(r for r in event.results if r.board == "16" and r.award_ew is not None)
+    assert row.award_ew is Award.PLUS
+    assert _printed(event, ("result", "", "16", row.ns, row.ew), "percent_ew") == "65"
+    assert _differences(event) == []
+
+
+def test_side_without_a_pair_number_counts_for_the_field_unranked(corpus: Path) -> None:
+    # Spiren 14 Oct 2019, board 1: table 11 has no North-South pair number but a score (90):
+    # the board has 11 results (top 20), and only pair 22 of that table is ranked.
+    event = _event(corpus, "nor-spiren-2019-10-14.pbn")
+    assert len([r for r in event.results if r.board == "1"]) == 11
+    score = score_event(event)
+    assert next(b for b in score.boards if b.board == "1").top == 20.0
+    assert all(s.pair for s in score.standings)
+    assert _differences(event) == []
