@@ -16,8 +16,13 @@ from controller.records import scoretable, usebio
 from tests.conftest import require_corpus
 
 
+SESSIONS = Path(__file__).resolve().parents[1] / "data" / "results"
+"""Real sessions kept with the tests (their origins: its README.md)."""
+
+
 def _event(corpus: Path, name: str, index: int = 0) -> Event:
-    path = require_corpus(corpus / "results" / name)
+    kept = SESSIONS / name
+    path = kept if kept.is_file() else require_corpus(corpus / "results" / name)
     loaded = usebio.load(path) if name.endswith(".xml") else scoretable.load(path)
     return loaded.events[index]
 
