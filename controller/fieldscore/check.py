@@ -10,7 +10,8 @@ place printed "7=" (``place``: the producer marks ties) must be a shared 7th pla
   the top, as Ruter i Norge prints them);
 - board ``("board", section, board)``: ``datum`` (Butler);
 - pair or team ``("pair", section, pair)``: ``total``, ``percent``, ``average`` (per board
-  played), ``centred_total``, ``boards``, ``rank``, ``place`` (rank with "=" when shared),
+  played), ``per_comparison`` (cross-IMPs: the total over the comparisons the pair's results
+  took part in), ``centred_total``, ``boards``, ``rank``, ``place`` (rank with "=" when shared),
   ``rank_end`` (the last place of a shared rank), ``wins`` (matches won or drawn);
 - match ``("match", home, away)``: ``imps_home``/``imps_away``, ``vp_home``/``vp_away``;
   ``("match_board", home, away, board)``: ``imps`` (the home team's).
@@ -21,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
-from controller.fieldscore.model import EventScore, Printed
+from controller.fieldscore.model import EventScore, Printed, Scoring
 
 __all__ = ["CheckReport", "Difference", "check", "computed_values", "fixed"]
 
@@ -68,8 +69,16 @@ def computed_values(score: EventScore) -> dict[Key, float]:
                 out[(rkey, "percent_ew")] = 100.0 * s.points_ew / s.top
                 out[(rkey, "centred_ns")] = s.points_ns - s.top / 2.0
                 out[(rkey, "centred_ew")] = s.points_ew - s.top / 2.0
+    comparisons: dict[tuple[str, str], int] = {}
+    for b in score.boards:
+        for s in b.results:
+            for pair in (s.result.ns, s.result.ew):
+                k = (s.result.section or "", pair)
+                comparisons[k] = comparisons.get(k, 0) + len(b.results) - 1
     for st in score.standings:
         key: tuple[str, ...] = ("pair", st.section or "", st.pair)
+        if score.event.scoring is Scoring.CROSS_IMP and comparisons.get((st.section or "", st.pair)):
+            out[(key, "per_comparison")] = st.total / comparisons[(st.section or "", st.pair)]
         out[(key, "total")] = st.total
         out[(key, "boards")] = float(st.boards)
         out[(key, "average")] = st.average or 0.0

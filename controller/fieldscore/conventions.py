@@ -7,7 +7,7 @@ back scores them as they were scored: ``key=value`` pairs separated by ``;``::
 
     matchpoints=ebu; neuberg=yes; awards=60/50/40; award_imps=3/0/-3; datum_trim=0;
     datum_rounding=10; cross_imps=sum; vp=wbf; board_decimals=none; across_sections=yes;
-    rank_by_direction=auto
+    rank_by_direction=auto; awards_own=no; cross_award_share=1
 
 ``vp`` is ``wbf`` (the WBF continuous scale), ``none`` (IMPs only) or a discrete scale's
 thresholds (``1,2,3,5,...``, with its name in ``vp_name``). A key left out keeps the
@@ -25,10 +25,42 @@ from controller.fieldscore.model import (
     Datum,
     FieldScoreError,
     MatchpointScale,
+    Scoring,
     VpScale,
 )
 
-__all__ = ["conventions_text", "parse_conventions"]
+__all__ = ["conventions_text", "parse_conventions", "program_conventions"]
+
+# The matchpoints of a board as a program adds them up: rounded (halves away from zero) to so
+# many decimals first, the pair's total and percentage then taken from the rounded values
+# (docs/field-scoring.md, "Each program's conventions", gives the sources).
+_MATCHPOINT_DECIMALS = (
+    ("ebuscore", 2, "each board's matchpoints rounded to 2 decimals before they are added up (EBUScore)"),
+    ("scorebridge", 1, "each board's matchpoints rounded to 1 decimal before they are added up "
+                       "(ScoreBridge, as the WBF's one-decimal scoring)"),
+)
+
+
+def program_conventions(program: str | None, scoring: Scoring, conv: Conventions
+                        ) -> tuple[Conventions, tuple[str, ...]]:
+    """``conv`` with what a file's producing ``program`` is known to do that the file does not
+    say, and a note for each such choice (none for a program not known here)."""
+    name = (program or "").strip().lower()
+    notes: list[str] = []
+    if scoring is Scoring.MP and name.startswith("ruter") and not conv.awards_own_percent:
+        conv = replace(conv, awards_own_percent=True)
+        notes.append("average plus at least 60 % and average minus at most 40 %: the pair's own percentage "
+                     "on its other boards when that is beyond them (Ruter)")
+    if scoring is Scoring.CROSS_IMP and name.startswith("ruter") and conv.cross_award_share == 1.0:
+        conv = replace(conv, cross_award_share=0.5)
+        notes.append("an artificial score earns half its IMP award against each other result (Ruter)")
+    if scoring is Scoring.MP and conv.board_decimals is None:
+        for prefix, places, note in _MATCHPOINT_DECIMALS:
+            if name.startswith(prefix):
+                conv = replace(conv, board_decimals=places)
+                notes.append(note)
+                break
+    return conv, tuple(notes)
 
 
 def _number(value: float) -> str:
@@ -62,6 +94,8 @@ def conventions_text(conv: Conventions) -> str:
         f"board_decimals={'none' if conv.board_decimals is None else conv.board_decimals}",
         f"across_sections={_yes(conv.across_sections)}",
         f"rank_by_direction={by_direction}",
+        f"awards_own={_yes(conv.awards_own_percent)}",
+        f"cross_award_share={_number(conv.cross_award_share)}",
     ]
     return "; ".join(parts)
 
@@ -101,6 +135,13 @@ def parse_conventions(text: str, base: Conventions | None = None) -> Conventions
                 conv = replace(conv, board_decimals=None if value == "none" else int(value))
             elif key == "across_sections":
                 conv = replace(conv, across_sections=_bool(value))
+            elif key == "cross_award_share":
+                share = float(value)
+                if not 0.0 < share <= 1.0:
+                    raise ValueError(value)
+                conv = replace(conv, cross_award_share=share)
+            elif key == "awards_own":
+                conv = replace(conv, awards_own_percent=_bool(value))
             elif key == "rank_by_direction":
                 conv = replace(conv, rank_by_direction=None if value == "auto" else _bool(value))
             else:

@@ -1,7 +1,11 @@
 """An event scored from its scores alone: every board, every pair's session, the ranking.
 
 - Session totals: the sum of a pair's points; its percentage is the total over the tops of
-  the boards it played (boards it did not play count for nothing: EBU and ACBL practice).
+  the boards it played (boards it did not play count for nothing: EBU and ACBL practice). A
+  bye the file records (Ruter, Magic Contest) scores the pair's own average on those boards.
+- A program's own conventions come with the event (``conventions.program_conventions``):
+  matchpoints rounded per board before they are added (EBUScore, ScoreBridge), average plus
+  and minus at the pair's own percentage beyond 60 % and 40 % (Ruter; Law 12C2).
 - Ranks: competition ranking (1, 2=, 2=, 4): pairs with equal results share the best rank
   of the group (written "2=" by the EBU's programs; Ruter prints the group's first and last
   rank). Matchpoint pairs rank by percentage, IMP pairs by IMPs per board played, teams by
@@ -19,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from controller.fieldscore.imps import butler_board, cross_imp_board, score_match
 from controller.fieldscore.matchpoints import score_board
 from controller.fieldscore.model import (
+    Award,
     BoardScore,
     Conventions,
     Event,
@@ -29,7 +34,11 @@ from controller.fieldscore.model import (
     Standing,
 )
 
-__all__ = ["rank", "round_half_away", "score_event"]
+__all__ = ["UNRANKED", "rank", "round_half_away", "score_event"]
+
+UNRANKED = ""
+"""The pair of a side that is scored for the field but not ranked (a substitute pair the file
+gives no number): its results count for the other tables, it has no standing."""
 
 
 def score_event(event: Event, conventions: Conventions | None = None) -> EventScore:
@@ -49,14 +58,57 @@ def score_event(event: Event, conventions: Conventions | None = None) -> EventSc
             boards.append(butler_board(board, section, results, conv))
         else:
             boards.append(cross_imp_board(board, section, results, conv))
+    if conv.awards_own_percent and event.scoring is Scoring.MP:
+        boards = _awards_at_own_percent(boards, conv)
     if conv.board_decimals is not None:
         boards = [_rounded(b, conv.board_decimals) for b in boards]
-    standings = _pair_standings(boards, event.pairs)
+    standings = _pair_standings(boards, event.pairs, event.byes)
     by_direction = conv.rank_by_direction
     if by_direction is None:
         by_direction = event.scoring is Scoring.MP and _is_mitchell(standings)
     ranked = _ranked(standings, event.scoring, by_direction)
     return EventScore(replace(event, conventions=conv), tuple(boards), ranked, by_direction=by_direction)
+
+
+def _awards_at_own_percent(boards: Sequence[BoardScore], conv: Conventions) -> list[BoardScore]:
+    """Average plus raised to the pair's own percentage when that is higher, average minus lowered
+    to it when lower (Law 12C2: at least 60 %, at most 40 %). A pair's own percentage is that of
+    its boards other than its average-plus and average-minus ones (an average counts), before any
+    penalty: Ruter's "actual percentage" (T. Brenning, 2001)."""
+    earned: dict[tuple[str | None, str], list[float]] = {}
+    for b in boards:
+        for s in b.results:
+            r = s.result
+            for pair, side, points, penalty in ((r.ns, "ns", s.points_ns, r.penalty_ns),
+                                                (r.ew, "ew", s.points_ew, r.penalty_ew)):
+                award = r.award_of(side)
+                if award in (Award.PLUS, Award.MINUS) or not s.top:
+                    continue
+                tally = earned.setdefault((r.section, pair), [0.0, 0.0])
+                tally[0] += points + penalty * s.top
+                tally[1] += s.top
+    own = {key: 100.0 * p / m for key, (p, m) in earned.items() if m}
+    out = []
+    for b in boards:
+        results = []
+        for s in b.results:
+            r = s.result
+            ns_award, ew_award = r.award_of("ns"), r.award_of("ew")
+            if s.top and (ns_award or ew_award):
+                s = replace(s, points_ns=_award_points(s.points_ns, ns_award, own.get((r.section, r.ns)), s.top, conv),
+                            points_ew=_award_points(s.points_ew, ew_award, own.get((r.section, r.ew)), s.top, conv))
+            results.append(s)
+        out.append(replace(b, results=tuple(results)))
+    return out
+
+
+def _award_points(points: float, award: Award | None, own: float | None, top: float, conv: Conventions) -> float:
+    if award is None or own is None or award is Award.AVERAGE:
+        return points
+    given = conv.percent_of(award)
+    if (award is Award.PLUS and own > given) or (award is Award.MINUS and own < given):
+        return points + top * (own - given) / 100.0
+    return points
 
 
 def round_half_away(value: float, places: int) -> float:
@@ -91,8 +143,8 @@ class _Tally:
     wins: int = 0
 
 
-def _pair_standings(boards: Sequence[BoardScore], participants: Iterable[tuple[str | None, str]]
-                    ) -> list[Standing]:
+def _pair_standings(boards: Sequence[BoardScore], participants: Iterable[tuple[str | None, str]],
+                    byes: Iterable[tuple[str | None, str, str]] = ()) -> list[Standing]:
     tallies: dict[tuple[str | None, str], _Tally] = {}
     for key in participants:
         tallies.setdefault(key, _Tally(*key))
@@ -100,6 +152,8 @@ def _pair_standings(boards: Sequence[BoardScore], participants: Iterable[tuple[s
         for s in b.results:
             r = s.result
             for pair, points, direction in ((r.ns, s.points_ns, "NS"), (r.ew, s.points_ew, "EW")):
+                if pair == UNRANKED:
+                    continue
                 t = tallies.get((r.section, pair))
                 if t is None:
                     t = tallies[(r.section, pair)] = _Tally(r.section, pair)
@@ -107,8 +161,25 @@ def _pair_standings(boards: Sequence[BoardScore], participants: Iterable[tuple[s
                 t.total += points
                 t.maximum += s.top or 0.0
                 t.directions.add(direction)
+    _credit_byes(tallies, byes)
     return [Standing(t.pair, t.section, next(iter(t.directions)) if len(t.directions) == 1 else None,
                      t.boards, t.total, t.maximum or None) for t in tallies.values()]
+
+
+def _credit_byes(tallies: dict[tuple[str | None, str], _Tally], byes: Iterable[tuple[str | None, str, str]]) -> None:
+    """Each bye scores the pair's own average on the boards it played (its points and its tops
+    per board), so that its percentage and average stay what it earned at the table and its total
+    counts every board of the session (Ruter: a bye awards the pair's actual percentage)."""
+    count: dict[tuple[str | None, str], int] = {}
+    for section, pair, _board in byes:
+        count[(section, pair)] = count.get((section, pair), 0) + 1
+    for key, n in count.items():
+        t = tallies.get(key)
+        if t is None or not t.boards:
+            continue
+        t.total += t.total / t.boards * n
+        t.maximum += t.maximum / t.boards * n
+        t.boards += n
 
 
 def _is_mitchell(standings: Sequence[Standing]) -> bool:

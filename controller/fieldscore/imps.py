@@ -15,7 +15,8 @@
   scores is IMPed against it and the IMPs weighted. In cross-IMPs it counts, for the other
   tables, as a share of a result for each of its scores, as in matchpoints.
 - An artificial score takes no part in the datum or the other results' IMPs; it scores its
-  award, +3/0/-3 IMPs (Law 12C2), and in summed cross-IMPs that award against each other result.
+  award, +3/0/-3 IMPs (Law 12C2), and in summed cross-IMPs that award against each other result
+  (ACBLscore), or half of it (``Conventions.cross_award_share``: Ruter).
 """
 
 from __future__ import annotations
@@ -80,6 +81,8 @@ def butler_board(board: str, section: str | None, results: Sequence[Result],
         if r.artificial is None and board_datum is not None:
             ns = sum(w * imps(s - board_datum) for s, w in r.components)
             ew = -ns
+            ns = ns if r.award_ns is None else conventions.imps_of(r.award_ns)
+            ew = ew if r.award_ew is None else conventions.imps_of(r.award_ew)
         else:
             assert r.artificial is not None
             ns = conventions.imps_of(r.artificial.ns)
@@ -122,12 +125,15 @@ def cross_imp_board(board: str, section: str | None, results: Sequence[Result],
         earned = iter(weighted_cross_imps([r.components for r in compared], conventions.cross_imps))
     else:
         earned = iter(cross_imps([r.score for r in compared if r.score is not None], conventions.cross_imps))
-    times = 1 if conventions.cross_imps is CrossImps.AVERAGE else max(len(results) - 1, 1)
+    times = conventions.cross_award_share * (1 if conventions.cross_imps is CrossImps.AVERAGE
+                                             else max(len(results) - 1, 1))
     scored = []
     for r in results:
         if r.artificial is None:
             ns = next(earned)
             ew = -ns
+            ns = ns if r.award_ns is None else conventions.imps_of(r.award_ns) * times
+            ew = ew if r.award_ew is None else conventions.imps_of(r.award_ew) * times
         else:
             assert r.artificial is not None
             ns = conventions.imps_of(r.artificial.ns) * times

@@ -9,6 +9,8 @@
 - An artificial adjusted score (Law 12C2) takes no part in the other tables' matchpoints; it
   scores its award as a share of the top: average plus 60 %, average 50 %, average minus
   40 % (Law 12C2), each side its own (a split score, A+/A-).
+- A score for which one side scores an award (``Result.award_ns``/``award_ew``) is matchpointed
+  as a score for the other tables and the other side; the side with the award scores it.
 - An assigned adjusted score (Law 12C1) is an ordinary score and is matchpointed as one. A
   weighted one (Law 12C1(c): "4S= 30 %, 4S-1 70 %") is a fraction of a result for each of
   its scores: its own matchpoints are each score's matchpoints against the other tables,
@@ -100,6 +102,10 @@ def score_board(board: str, section: str | None, results: Sequence[Result], expe
             if conventions.neuberg:
                 ns = neuberg(ns, n, size, scale)
             ew = board_top - ns if conventions.neuberg else top(n, scale) - ns
+            if r.award_ns is not None:
+                ns = board_top * conventions.percent_of(r.award_ns) / 100.0
+            if r.award_ew is not None:
+                ew = board_top * conventions.percent_of(r.award_ew) / 100.0
         else:
             ns = board_top * conventions.percent_of(r.artificial.ns) / 100.0
             ew = board_top * conventions.percent_of(r.artificial.ew) / 100.0

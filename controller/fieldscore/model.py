@@ -130,6 +130,9 @@ class Result:
     tops for matchpoints (0.25 is the EBU's standard quarter top) and in IMPs for IMP scoring.
     An assigned score (Law 12C1) is an ordinary score; a weighted one (Law 12C1(c)) is
     ``weighted``: North-South's scores, each with its weight in % (the weights add up to 100).
+    ``award_ns``/``award_ew``: a score that the other tables are compared with, but for which
+    one side scores an artificial award instead (Ruter writes ``"A="`` under one side and the
+    score under the other).
     """
 
     board: str
@@ -141,16 +144,27 @@ class Result:
     penalty_ns: float = 0.0
     penalty_ew: float = 0.0
     weighted: tuple[tuple[int, float], ...] = ()
+    award_ns: Award | None = None
+    award_ew: Award | None = None
 
     def __post_init__(self) -> None:
         given = (self.score is not None) + (self.artificial is not None) + bool(self.weighted)
         if given != 1:
             raise FieldScoreError(f"board {self.board} ({self.ns} v {self.ew}): a result is a score, "
                                   "an artificial score or a weighted score, one of them")
+        if (self.award_ns or self.award_ew) and (self.score is None or (self.award_ns and self.award_ew)):
+            raise FieldScoreError(f"board {self.board} ({self.ns} v {self.ew}): one side's award goes with a "
+                                  "score the other side keeps")
         if self.weighted and (len(self.weighted) < 2 or any(w <= 0 for _, w in self.weighted)
                               or abs(sum(w for _, w in self.weighted) - 100.0) > 1e-6):
             raise FieldScoreError(f"board {self.board} ({self.ns} v {self.ew}): a weighted score has two or "
                                   "more scores whose weights are above 0 and add up to 100 %")
+
+    def award_of(self, side: str) -> Award | None:
+        """The award side ``"ns"`` or ``"ew"`` scores (an artificial score's, or its own), if any."""
+        if self.artificial is not None:
+            return self.artificial.ns if side == "ns" else self.artificial.ew
+        return self.award_ns if side == "ns" else self.award_ew
 
     @property
     def components(self) -> tuple[tuple[int, float], ...]:
@@ -162,6 +176,9 @@ class Result:
 
     def score_text(self) -> str:
         """The score as the scorer writes it: ``420``, ``A+/A-`` or ``420 30% -50 70%``."""
+        award = self.award_ns or self.award_ew
+        if award is not None:
+            return f"{self.score} ({'NS' if self.award_ns else 'EW'} {award.value})"
         if self.artificial is not None:
             return str(self.artificial)
         if self.weighted:
@@ -246,6 +263,12 @@ class Conventions:
       each section alone).
     - ``rank_by_direction``: rank North-South and East-West apart; None: only for a
       matchpoint event in which no pair changed direction (a Mitchell).
+    - ``cross_award_share``: cross-IMPs: the share of its IMP award an artificial score earns
+      against each other result (1: the whole award each time, as ACBLscore; 0.5: half, as
+      Ruter, a comparison of two tables being a team board that both tables score).
+    - ``awards_own_percent``: matchpoints only: average plus is the pair's own percentage on
+      its other boards when that is higher, and average minus its own percentage when that is
+      lower (Law 12C2's "at least 60 %" and "at most 40 %", as Ruter scores them).
     """
 
     matchpoints: MatchpointScale = MatchpointScale.EBU
@@ -258,6 +281,8 @@ class Conventions:
     board_decimals: int | None = None
     across_sections: bool = True
     rank_by_direction: bool | None = None
+    awards_own_percent: bool = False
+    cross_award_share: float = 1.0
 
     def percent_of(self, award: Award) -> float:
         return self.award_percent[_AWARD_INDEX[award]]
@@ -291,8 +316,10 @@ class Event:
     """An event to score: its results (and, for teams, its matches) and its conventions.
 
     ``pairs`` are the participants the file lists, (section, pair), so that a pair that
-    played nothing is still ranked (last). ``printed`` and ``not_checked`` come from the file:
-    what it printed, and what of it cannot be recomputed from these scores, and why.
+    played nothing is still ranked (last). ``byes`` are the boards a pair had no opponents for
+    and was given a score for, (section, pair, board): each scores the pair's own average on
+    the boards it played (``controller.fieldscore.event``). ``printed`` and ``not_checked`` come
+    from the file: what it printed, and what of it cannot be recomputed from these scores, and why.
     """
 
     name: str
@@ -305,6 +332,7 @@ class Event:
     notes: tuple[str, ...] = ()
     printed: tuple[Printed, ...] = ()
     not_checked: tuple[str, ...] = ()
+    byes: tuple[tuple[str | None, str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,9 +44,11 @@ from controller.contract import Contract
 from controller.deal import Deal
 from controller.errors import NotationError
 from controller.fieldscore.check import fixed
-from controller.fieldscore.conventions import conventions_text, parse_conventions
+from controller.fieldscore.conventions import conventions_text, parse_conventions, program_conventions
+from controller.fieldscore.event import UNRANKED
 from controller.fieldscore.model import (
     Artificial,
+    Award,
     BoardScore,
     Conventions,
     Datum,
@@ -280,10 +282,24 @@ def _cell(row: dict[str, str], name: str) -> str | None:
 
 def _row_result(board: str, row: dict[str, str], warnings: list[str], where: str) -> Result | None:
     ns, ew = _cell(row, "PairId_NS"), _cell(row, "PairId_EW")
-    if ns is None or ew is None:
+    if ns is None and ew is None:
         warnings.append(f"{where}: no pair numbers: row ignored")
         return None
+    if ns is None or ew is None:
+        # one side without a pair number (Ruter: a substitute pair, not ranked) but a score the
+        # other tables are compared with: the result counts for the field and the pair it names
+        given = [t for t in (_cell(row, "Score_NS"), _cell(row, "Score_EW")) if t is not None]
+        if len(given) != 1 or not re.fullmatch(r"[+-]?[0-9]+", given[0]):
+            warnings.append(f"{where}: no pair numbers: row ignored")
+            return None
+        ns, ew = ns or UNRANKED, ew or UNRANKED
     section = _cell(row, "Section")
+    split = _split_award(_cell(row, "Score_NS"), _cell(row, "Score_EW"))
+    if split is not None:
+        return Result(board, ns, ew, artificial=split, section=section)
+    mixed = _score_and_award(board, ns, ew, section, _cell(row, "Score_NS"), _cell(row, "Score_EW"))
+    if mixed is not None:
+        return mixed
     texts = [(_cell(row, "Score_NS"), 1), (_cell(row, "Score_EW"), -1)]
     for text, sign in texts:
         if text is None:
@@ -305,6 +321,56 @@ def _row_result(board: str, row: dict[str, str], warnings: list[str], where: str
     return None
 
 
+def _bye(board: str, row: dict[str, str]) -> tuple[str | None, str, str] | None:
+    """(section, pair, board) of a bye row: one pair and the score ``Bye`` (Ruter, Magic Contest)."""
+    ns, ew = _cell(row, "PairId_NS"), _cell(row, "PairId_EW")
+    scores = {(_cell(row, c) or "").lower() for c in ("Score_NS", "Score_EW")}
+    if (ns is None) == (ew is None) or "bye" not in scores:
+        return None
+    pair = ns if ns is not None else ew
+    assert pair is not None
+    return _cell(row, "Section"), pair, board
+
+
+def _award(text: str) -> Award | None:
+    try:
+        artificial = Artificial.parse(text.lstrip("^"))
+    except FieldScoreError:
+        return None
+    return artificial.ns if artificial.ns is artificial.ew else None
+
+
+def _score_and_award(board: str, ns: str, ew: str, section: str | None, ns_text: str | None,
+                     ew_text: str | None) -> Result | None:
+    """A score under one side and an award under the other (Ruter: ``"A=" "+0"``): the score,
+    compared with the other tables, and that side's award; None for any other row."""
+    if ns_text is None or ew_text is None:
+        return None
+    for award_text, score_text, sign, side in ((ns_text, ew_text, -1, "ns"), (ew_text, ns_text, 1, "ew")):
+        award = _award(award_text)
+        if award is None or not re.fullmatch(r"[+-]?[0-9]+", score_text):
+            continue
+        score = sign * int(score_text)
+        if side == "ns":
+            return Result(board, ns, ew, score=score, section=section, award_ns=award)
+        return Result(board, ns, ew, score=score, section=section, award_ew=award)
+    return None
+
+
+def _split_award(ns_text: str | None, ew_text: str | None) -> Artificial | None:
+    """An artificial score given side by side: North-South's award in ``Score_NS`` and East-West's
+    in ``Score_EW`` (Ruter writes ``"A+" "A-"``); None unless both columns hold one award each."""
+    if ns_text is None or ew_text is None:
+        return None
+    try:
+        ns_award, ew_award = Artificial.parse(ns_text.lstrip("^")), Artificial.parse(ew_text.lstrip("^"))
+    except FieldScoreError:
+        return None
+    if ns_award.ns is not ns_award.ew or ew_award.ns is not ew_award.ew:
+        return None
+    return Artificial(ns_award.ns, ew_award.ew)
+
+
 _RESULT_FIELDS = {"Percentage_NS": "percent_ns", "Percentage_EW": "percent_ew",
                   "IMP_NS": "points_ns", "IMP_EW": "points_ew"}
 
@@ -315,6 +381,8 @@ def _pairs_event(name: str, records: Sequence[TableRecord], meta: dict[str, str]
     first_table = next(t for r in records if (t := r.table("ScoreTable")) is not None)
     scoring_text = meta.get("ScoringType") or next((s for r in records if (s := r.tag("Scoring"))), "")
     scoring, conventions, notes = _scoring_of(scoring_text, first_table)
+    conventions, program_notes = program_conventions(producer, scoring, conventions)
+    notes.extend(program_notes)
     conventions = _own_conventions(records, conventions, notes, warnings)
     name_lower = (producer or "").lower()
     is_ruter = name_lower.startswith("ruter")
@@ -325,6 +393,7 @@ def _pairs_event(name: str, records: Sequence[TableRecord], meta: dict[str, str]
     printed: list[Printed] = []
     participants: list[tuple[str | None, str]] = []
     not_checked: list[str] = []
+    byes: list[tuple[str | None, str, str]] = []
     for rec in records:
         board = rec.tag("Board") or "?"
         traveller = rec.table("ScoreTable")
@@ -334,6 +403,10 @@ def _pairs_event(name: str, records: Sequence[TableRecord], meta: dict[str, str]
                                 "each row is one result")
             for i, row in enumerate(traveller.records(), start=1):
                 where = f"board {board} row {i} (line {rec.line})"
+                bye = _bye(board, row)
+                if bye is not None:
+                    byes.append(bye)
+                    continue
                 result = _row_result(board, row, warnings, where)
                 if result is None:
                     continue
@@ -349,13 +422,30 @@ def _pairs_event(name: str, records: Sequence[TableRecord], meta: dict[str, str]
                     printed.append(Printed(("board", "", board), "datum", row["ButlerDatum"], "ButlerDatum"))
         totals = rec.table("TotalScoreTable")
         if totals is not None:
-            _total_rows(totals, scoring, is_ruter, centred, printed, participants, not_checked)
+            _total_rows(totals, scoring, is_ruter, centred, printed, participants, not_checked,
+                        _ruter_imp_total(scoring_text))
+    if byes:
+        notes.append("a pair's bye (a board it had no opponents for) scores its own average on the boards "
+                     "it played (Ruter, Magic Contest)")
     return Event(name, scoring, tuple(results), conventions, pairs=tuple(participants), producer=producer,
-                 notes=tuple(notes), printed=tuple(printed), not_checked=tuple(dict.fromkeys(not_checked)))
+                 notes=tuple(notes), printed=tuple(printed), not_checked=tuple(dict.fromkeys(not_checked)),
+                 byes=tuple(byes))
+
+
+def _ruter_imp_total(scoring_text: str) -> str:
+    """What Ruter's ``TotalScoreIMP`` is, by its ScoringType: Butler IMPs per board played,
+    cross-IMPs ``IMP;Cross`` summed, ``IMP;Cross2`` per comparison (as its files print them)."""
+    kind = scoring_text.lower().replace(" ", "").split(";")
+    if "cross2" in kind:
+        return "per_comparison"
+    if "cross" in kind:
+        return "total"
+    return "average"
 
 
 def _total_rows(table: Table, scoring: Scoring, is_ruter: bool, centred: bool, printed: list[Printed],
-                participants: list[tuple[str | None, str]], not_checked: list[str]) -> None:
+                participants: list[tuple[str | None, str]], not_checked: list[str],
+                imp_total: str = "average") -> None:
     columns = {c.name for c in table.columns}
     session = "SessionScoreMP" in columns or "SessionPercentage" in columns
     fields: dict[str, str] = {}
@@ -370,7 +460,7 @@ def _total_rows(table: Table, scoring: Scoring, is_ruter: bool, centred: bool, p
         fields = {"TotalScoreMP": "centred_total" if centred else "total", "TotalMP": "total",
                   "TotalPercentage": "percent", "Rank": "rank", "RankTie": "rank_end", "NrBoards": "boards",
                   "TotalIMP": "total", "MeanIMP": "average", "MeanMP": "average",
-                  "TotalScoreIMP": "average" if is_ruter else "total"}
+                  "TotalScoreIMP": imp_total if is_ruter else "total"}
     for row in table.records():
         pair = _cell(row, "PairId")
         if pair is None:
@@ -659,6 +749,10 @@ def _pairs_records(score: EventScore, name: str, deals: Mapping[str, Deal] | Non
             if datum_column:
                 row.append(_number(b.datum) if b.datum is not None else "-")
             cells.append(row)
+        for section, pair, bye_board in event.byes:  # as Ruter writes a bye: the pair, no opponents
+            if bye_board == board:
+                cells.append(([section or "-"] if sections else []) + [pair, "-", "Bye", "Bye"]
+                             + ["-"] * (len(columns) - 4 - (1 if sections else 0)))
         record = _board_tags(name, board, event.scoring, deals)
         if not records:
             record += head
@@ -670,6 +764,10 @@ def _pairs_records(score: EventScore, name: str, deals: Mapping[str, Deal] | Non
 
 def _traveller_score(r: Result) -> list[str]:
     """Score_NS and Score_EW: the score in its side's column; an artificial one (``^``) in North-South's."""
+    if r.award_ns is not None:  # as Ruter writes it: the award under its side, the score under the other
+        return [r.award_ns.value, str(-(r.score or 0))]
+    if r.award_ew is not None:
+        return [str(r.score), r.award_ew.value]
     if r.artificial is not None:
         return ["^" + str(r.artificial), "-"]
     if r.weighted:  # PBN has no form for a weighted score (Law 12C1(c)): written so that no reader takes it for one

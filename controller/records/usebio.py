@@ -35,7 +35,7 @@ from pathlib import Path
 
 from controller.errors import RecordError
 from controller.fieldscore.check import fixed
-from controller.fieldscore.conventions import conventions_text, parse_conventions
+from controller.fieldscore.conventions import conventions_text, parse_conventions, program_conventions
 from controller.fieldscore.model import (
     Artificial,
     Award,
@@ -168,6 +168,8 @@ def _pairs_event(ev: ET.Element, warnings: list[str]) -> Event:
     elif "IMP" in method or "BUTLER" in method:
         scoring = Scoring.BUTLER
         notes = ["Butler: datum the mean of the scores to the nearest 10"]
+    conventions, program_notes = program_conventions(program, scoring, conventions)
+    notes.extend(program_notes)
     results: list[Result] = []
     printed: list[Printed] = []
     participants: list[tuple[str | None, str]] = []
