@@ -15,7 +15,6 @@ from controller.fieldscore.model import Artificial, Award, Scoring
 from controller.records import scoretable, usebio
 from tests.conftest import require_corpus
 
-
 SESSIONS = Path(__file__).resolve().parents[1] / "data" / "results"
 """Real sessions kept with the tests (their origins: its README.md)."""
 
