@@ -170,6 +170,12 @@ def print_to_pdf(page: str, timeout: float = 120.0) -> bytes:
         return target.read_bytes()
 
 
+PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'"
+"""The printable pages' policy: their own inline CSS, no script, nothing fetched (they are self-contained);
+the console's own page may frame them to print them."""
+_PAGE_HEADERS = {"Content-Security-Policy": PAGE_CSP, "X-Frame-Options": "SAMEORIGIN"}
+
+
 def _filename(name: str, ext: str) -> str:
     stem = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-") or "results"
     return f"{stem}.{ext}"
@@ -231,7 +237,7 @@ def results_router(console: object, director: Callable[..., Any]) -> APIRouter:
              summary="The results as a printable page: ranking, travellers and every pair's score card")
     async def results_page() -> HTMLResponse:
         _, text = await page()
-        return HTMLResponse(text)
+        return HTMLResponse(text, headers=_PAGE_HEADERS)
 
     @api.get("/results.pdf", response_class=Response, summary="The printable results page as a PDF (Chromium)")
     async def results_pdf() -> Response:
@@ -254,7 +260,8 @@ def results_router(console: object, director: Callable[..., Any]) -> APIRouter:
             from tablectl.handrecord import analyse  # DDS through endplay, loaded only when asked
 
             boards = await asyncio.to_thread(analyse, boards)
-        return HTMLResponse(hand_record_html(boards, title=f"{score.event.name}: hand record"))
+        return HTMLResponse(hand_record_html(boards, title=f"{score.event.name}: hand record"),
+                            headers=_PAGE_HEADERS)
 
     async def board_records() -> tuple[str, list[BoardRecord]]:
         score, _ = await scored()
