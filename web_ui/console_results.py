@@ -214,7 +214,7 @@ def results_router(console: object, director: Callable[..., Any]) -> APIRouter:
     async def results_pbn() -> PlainTextResponse:
         score, deals = await scored()
         more = await extras(score.event.name)
-        text = await asyncio.to_thread(scoretable.dumps, [score], deals=deals, plays=more.plays)
+        text = await asyncio.to_thread(scoretable.dumps, [score], deals=deals, plays=more.plays, roll=more.roll)
         return PlainTextResponse(text, headers=attachment(score.event.name, "pbn"))
 
     @api.get("/results.usebio", summary="The session's results as USEBIO 1.2 XML", response_class=Response)

@@ -62,6 +62,7 @@ from controller.fieldscore.model import (
     Standing,
 )
 from controller.records.model import decode_text
+from controller.records.people import NO_NAMES, Roll
 from controller.records.played import Plays, TablePlay, play_key
 from controller.scoring import duplicate_score
 from controller.seats import Seat, Vulnerability, board_dealer, board_vulnerability
@@ -527,13 +528,13 @@ PROGRAM = "tablectl"
 """The program named in the files this project writes (PBN's Generator, USEBIO's PROGRAM_NAME)."""
 
 def dump(scores: Sequence[EventScore], path: str | os.PathLike[str], *, deals: Mapping[str, Deal] | None = None,
-         program: str = PROGRAM, plays: Plays | None = None) -> None:
+         program: str = PROGRAM, plays: Plays | None = None, roll: Roll = NO_NAMES) -> None:
     """Write ``dumps(scores)`` to ``path`` (UTF-8)."""
-    Path(path).write_text(dumps(scores, deals=deals, program=program, plays=plays), encoding="utf-8")
+    Path(path).write_text(dumps(scores, deals=deals, program=program, plays=plays, roll=roll), encoding="utf-8")
 
 
 def dumps(scores: Sequence[EventScore], *, deals: Mapping[str, Deal] | None = None, program: str = PROGRAM,
-          plays: Plays | None = None) -> str:
+          plays: Plays | None = None, roll: Roll = NO_NAMES) -> str:
     """The events as PBN 2.1 results: per board a record with its traveller (``[ScoreTable]``,
     §5.7) and, in the first record, the ranking (``[TotalScoreTable]``, §5.8); a team event
     as two ``[ScoreIMP]`` records per board of each match (``[HomeTeam]`` North-South at that
@@ -544,7 +545,8 @@ def dumps(scores: Sequence[EventScore], *, deals: Mapping[str, Deal] | None = No
     ``deals`` (by board) adds each board's ``[Deal]``; ``plays`` (``controller.records.played``)
     each table's ``Contract``, ``Declarer``, ``Result`` (declarer's tricks) and ``Lead`` in the
     traveller, and in a team match's record its mandatory ``[Declarer]``, ``[Contract]`` and
-    ``[Result]`` tags (a pairs board's record stands for no one table: ``?``, unknown). Two
+    ``[Result]`` tags (a pairs board's record stands for no one table: ``?``, unknown); ``roll``
+    (``controller.records.people``) the pairs' ``Names`` in the ranking when it names any. Two
     events of one name (a teams event and its pairs' cross-IMPs) are told apart by the second's
     scoring. Procedural penalties are not written (PBN has no column for them).
     """
@@ -556,7 +558,7 @@ def dumps(scores: Sequence[EventScore], *, deals: Mapping[str, Deal] | None = No
             name = f"{name} ({_SCORING_WORDS[score.event.scoring]})"
         names.add(name)
         records = _teams_records(score, name, deals, plays or {}) if score.event.scoring is Scoring.TEAMS else \
-            _pairs_records(score, name, deals, plays or {})
+            _pairs_records(score, name, deals, plays or {}, roll)
         for record in records:
             lines.extend(record)
             lines.append("")
@@ -636,13 +638,18 @@ def _place(st: Standing) -> tuple[str, str]:
     return str(st.rank), str(st.rank + st.tied - 1) if st.tied > 1 else "-"
 
 
-def _pairs_records(score: EventScore, name: str, deals: Mapping[str, Deal] | None, plays: Plays) -> list[list[str]]:
+def _pairs_records(score: EventScore, name: str, deals: Mapping[str, Deal] | None, plays: Plays,
+                   roll: Roll = NO_NAMES) -> list[list[str]]:
     event = score.event
     mp = event.scoring is Scoring.MP
     sections = any(r.section for r in event.results) or any(st.section for st in score.standings)
     ranking_columns = [("Rank", "R"), ("RankTie", "R"), ("PairId", "R")] + ([("Section", "L")] if sections else []) \
         + [("Direction", "R")] + ([("TotalMP", "R"), ("TotalPercentage", "R")] if mp else
                                   [("TotalScoreIMP", "R")]) + [("NrBoards", "R")]
+    named = {(st.section, st.pair): players for st in score.standings
+             if (players := roll.players(st.section, st.pair)) is not None}
+    if named:
+        ranking_columns.append(("Names", "L"))
     ranking = []
     for st in score.standings:
         rank, tie = _place(st)
@@ -651,6 +658,9 @@ def _pairs_records(score: EventScore, name: str, deals: Mapping[str, Deal] | Non
         if mp:
             row.append(_number(st.percent) if st.percent is not None else "-")
         row.append(str(st.boards))
+        if named:
+            players = named.get((st.section, st.pair))
+            row.append(" - ".join(players.names) if players is not None else "-")
         ranking.append(row)
     head = [_tag("ScoringConventions", conventions_text(event.conventions)),
             *_table("TotalScoreTable", ranking_columns, ranking)]

@@ -113,3 +113,14 @@ def test_pbn_results_have_the_mandatory_result_tags_and_the_travellers_contracts
     assert [(row["PairId_NS"], row["Contract"], row["Declarer"], row["Result"], row["Lead"]) for row in rows] == [
         ("1", "4S", "N", "10", "HQ"), ("2", "4S", "S", "11", "DJ"), ("3", "4SX", "N", "9", "-")]
     assert [len(b.deal.to_pbn()) > 0 for b in endplay_pbn.loads(text)] == [True, True]
+
+
+def test_pbn_ranking_names_the_pairs_the_roll_names() -> None:
+    text = scoretable.dumps([score_event(MITCHELL)], roll=Named())
+    records, _, warnings = scoretable.read(text)
+    assert warnings == ()
+    table = records[0].table("TotalScoreTable")
+    assert table is not None
+    names = {row["PairId"]: row["Names"] for row in table.records()}
+    assert names["1"] == "Ann North - Bob South" and names["4"] == "-"
+    assert scoretable.loads(text).warnings == ()
