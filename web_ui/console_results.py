@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import importlib.metadata
 import re
 import shutil
 import subprocess
@@ -145,6 +146,14 @@ def _extras(console: object, name: str) -> _Extras:
     return _Extras(plays_of_room(travellers, scores, raw), travellers, scores, cards, records, club, roll)
 
 
+def program_version() -> str:
+    """This program's installed version, for USEBIO's ``PROGRAM_VERSION``."""
+    try:
+        return importlib.metadata.version("bridgetable")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def _chromium() -> str | None:
     for name in ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"):
         found = shutil.which(name)
@@ -221,7 +230,7 @@ def results_router(console: object, director: Callable[..., Any]) -> APIRouter:
     async def results_usebio() -> Response:
         score, _ = await scored()
         more = await extras(score.event.name)
-        about = usebio.Particulars(club=more.club, date=datetime.date.today(), version=usebio.program_version(),
+        about = usebio.Particulars(club=more.club, date=datetime.date.today(), version=program_version(),
                                    roll=more.roll, plays=more.plays)
         text = await asyncio.to_thread(usebio.dumps, [score], about=about)
         return Response(text, media_type="application/xml", headers=attachment(score.event.name, "xml"))

@@ -27,7 +27,6 @@ takes over what it would guess from ``PROGRAM_NAME``; what they write reads back
 from __future__ import annotations
 
 import datetime
-import importlib.metadata
 import os
 import re
 import xml.etree.ElementTree as ET
@@ -58,7 +57,7 @@ from controller.fieldscore.model import (
 from controller.records.people import NO_NAMES, PairPlayers, Roll
 from controller.records.played import Plays, TablePlay, play_key
 
-__all__ = ["PROGRAM", "TEAMSSCORER_VP_3_BOARDS", "Particulars", "dump", "dumps", "load", "loads", "program_version"]
+__all__ = ["PROGRAM", "TEAMSSCORER_VP_3_BOARDS", "Particulars", "dump", "dumps", "load", "loads"]
 
 # The VP scores TeamsScorer 5.1 printed for the 3-board matches of the EBU's multiple-teams
 # example: 10-10 for a draw, then 11 from 1 IMP, 12 from 2, 13 from 3, 14 from 5, 15 from 7,
@@ -325,14 +324,6 @@ class Particulars:
     plays: Plays = field(default_factory=dict)
 
 
-def program_version() -> str:
-    """This program's version, as installed (``PROGRAM_VERSION``)."""
-    try:
-        return importlib.metadata.version("bridgetable")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
-
-
 def dump(scores: Sequence[EventScore], path: str | os.PathLike[str], *, program: str = PROGRAM,
          about: Particulars | None = None) -> None:
     """Write ``dumps(scores)`` to ``path``."""
@@ -360,7 +351,7 @@ def dumps(scores: Sequence[EventScore], *, program: str = PROGRAM, about: Partic
     and the federation's ``NATIONAL_ID_NUMBER``; ``Unknown`` for a pair the roll does not
     name) and each traveller line's ``CONTRACT``, ``PLAYED_BY``, ``LEAD`` and ``TRICKS``.
     """
-    about = about or Particulars(version=program_version())
+    about = about or Particulars()
     root = ET.Element("USEBIO", {"Version": "1.2"})
     if about.club:
         club = _sub(root, "CLUB")
