@@ -2,7 +2,9 @@
 
 PBN 2.1 §3.9 marks what it can: ``^I`` before an insufficient bid that was accepted,
 ``^S`` for a seat that lost its turn to an accepted call out of rotation, ``^R`` before a
-revoke card, ``^L`` before a lead out of turn that was accepted. Every irregularity, with
+revoke card that stood, ``^L`` before a lead out of turn that was accepted. A revoke
+corrected before it was established (Law 62) left no revoke card in the play: the trick
+holds the legal card that replaced it, unmarked, and the commentary names the card taken back. Every irregularity, with
 its law, offender, chooser, options and ruling, is also written as commentary (PBN ``{}``,
 LIN ``nt|``), and so are the revoke transfers. The think times go into the supplemental
 AuctionTimeTable and PlayTimeTable sections (PBN 2.1 §5.4, §5.8); LIN has no place for them.
@@ -10,6 +12,7 @@ AuctionTimeTable and PlayTimeTable sections (PBN 2.1 §5.4, §5.8); LIN has no p
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from controller.cards import Card
@@ -100,6 +103,8 @@ def _play_marks(outcome: BoardOutcome, irregularities: Sequence[Irregularity],
     tricks = (*play.tricks, play.current) if play.current.cards else play.tricks
     marks: dict[int, str] = {}
     for irr in irregularities:
+        if _corrected(outcome, irr):
+            continue  # Law 62: the card in the trick is the legal one that replaced the revoke card
         if irr.kind == "revoke" and irr.trick is not None and irr.offender is not None \
                 and irr.trick <= len(tricks):
             trick = tricks[irr.trick - 1]
@@ -115,9 +120,31 @@ def _play_marks(outcome: BoardOutcome, irregularities: Sequence[Irregularity],
     return tuple(sorted(marks.items()))
 
 
+_REVOKE_CARD = re.compile(r"\bplayed ([SHDC][2-9TJQKA])\b")
+
+
+def _corrected(outcome: BoardOutcome, irr: Irregularity) -> bool:
+    """Whether ``irr`` is a revoke corrected before it was established (Law 62)."""
+    return irr.kind == "revoke" and any(rv.source == irr.id and rv.exempt == "corrected"
+                                        for rv in outcome.board.revokes)
+
+
+def _correction(outcome: BoardOutcome, irr: Irregularity) -> str:
+    """The commentary of a corrected revoke: the card taken back and the card that replaced it."""
+    taken = _REVOKE_CARD.search(irr.detail)
+    play = outcome.board.play
+    tricks = () if play is None else (*play.tricks, play.current)
+    trick = tricks[irr.trick - 1] if irr.trick is not None and irr.trick <= len(tricks) else None
+    legal = trick.card_of(irr.offender) if trick is not None and irr.offender is not None else None
+    return (f"Revoke corrected (Law 62): {irr.offender} took back {taken.group(1) if taken else 'the revoke card'}"
+            f" at trick {irr.trick}" + (f" and played {legal} in its place" if legal is not None else ""))
+
+
 def _commentary(irregularities: Sequence[Irregularity], outcome: BoardOutcome) -> list[str]:
     out = []
     for irr in irregularities:
+        if _corrected(outcome, irr):
+            out.append(_correction(outcome, irr))
         ruling = "" if irr.ruling is None else "; ruling: " + ", ".join(
             f"{k} {v}" for k, v in irr.ruling)
         out.append(f"Irregularity {irr.id}: {irr.kind} ({irr.situation}), Law {irr.law or '-'}: "

@@ -467,7 +467,9 @@ def _write_board(record: BoardRecord, names: list[str]) -> tuple[str, list[str]]
     """The LIN text of one record and the ``pn|`` names the reader holds after it."""
     room = None if record.room is None else _ROOM_BY_LETTER[_room_letter(record.room)]
     out: list[str] = []
-    if _players(names, room) != record.players:
+    if room is None or _players(names, room) != record.players:
+        # a hand record's line always starts with its names, empty when unnamed: readers such as
+        # BBO's and endplay's take ``pn|`` for the start of a board and read nothing without it
         names = _names_for(record, room, names)
         out.append(f"pn|{','.join(names)}|")
     number = "" if record.number is None else str(record.number)

@@ -49,7 +49,10 @@ from controller.play import chronological, trick_winner
 from controller.records.model import BoardRecord, decode_text, text_encoding
 from controller.seats import SEATS, Seat, Side, Vulnerability
 
-__all__ = ["MAX_TAG_VALUE", "dump", "dumps", "load", "loads"]
+__all__ = ["ALERT_NOTE", "MAX_TAG_VALUE", "dump", "dumps", "load", "loads"]
+
+ALERT_NOTE = "Alert"
+"""The text of the note that marks an alerted call (``2C =1=`` with ``[Note "1:Alert"]``)."""
 
 # A file is read a line at a time. Most lines are a whole tag or a run of section data and
 # take the fast paths; a line with a brace, a ';' comment, a stray character or several tags
@@ -407,14 +410,18 @@ def _build(raw: _Raw, previous: dict[str, str], deals: dict[str, Deal],
                                             contract.doubled, contract.declarer.offset(shift))
                     notes = _notes(raw) if parsed.note_refs else {}
                     cn: list[tuple[int, str]] = []
+                    alerted = [i + shift for i in parsed.alerts]
                     for i, n in parsed.note_refs:
                         text = notes.get(n)
                         if text is None:
                             warnings.append(f"note {n} on call {i + shift + 1} has no [Note]")
+                        elif text == ALERT_NOTE:
+                            if i + shift not in alerted:
+                                alerted.append(i + shift)
                         else:
                             cn.append((i + shift, text))
                     call_notes = tuple(cn)
-                    alerts = tuple(i + shift for i in parsed.alerts)
+                    alerts = tuple(sorted(alerted))
 
     # The trump suit for the trick winners: the auction's contract, else the [Contract] tag.
     if contract_text.upper() == "PASS" and contract is None:
@@ -798,17 +805,16 @@ def dump(records: Iterable[BoardRecord], path: str | os.PathLike[str]) -> None:
 
 
 def dumps(records: Iterable[BoardRecord]) -> str:
-    """The PBN 2.1 export text of ``records``, a blank line between records.
+    """The PBN 2.1 export text of ``records``, each record followed by an empty line.
 
     Raises RecordError for a record with cards played but no contract (neither an auction
     that ends nor a [Contract] tag): its tricks cannot be put in rows without trumps.
     """
     parts = ["% PBN 2.1\n% EXPORT\n"]
     deals: dict[str, Deal | None] = {}
-    for i, record in enumerate(records):
-        if i:
-            parts.append("\n")
+    for record in records:
         parts.append(_format(record, deals))
+        parts.append("\n")  # every record, the last too, ends with an empty line (§2.1)
     return "".join(parts)
 
 
@@ -899,7 +905,12 @@ def _format(record: BoardRecord, deals: dict[str, Deal | None]) -> str:
 
 
 def _auction_lines(record: BoardRecord, auction: Auction | None) -> list[str]:
-    """The auction section: four calls a line, ``!`` alerts, ``=n=`` notes, then the [Note] tags."""
+    """The auction section: four calls a line, ``=n=`` notes, then the [Note] tags.
+
+    An alerted call refers to a note reading ``Alert`` (``ALERT_NOTE``), written before its
+    other notes: PBN 2.1's ``!`` suffix grades a call as good (§3.7), and readers that take
+    the standard at its word refuse a call written ``X!``.
+    """
     assert record.calls is not None
     alerts = set(record.alerts)
     skipped: dict[int, int] = {}
@@ -911,13 +922,14 @@ def _auction_lines(record: BoardRecord, auction: Auction | None) -> list[str]:
             insufficient.add(index)
     notes_at: dict[int, list[int]] = {}
     texts: list[str] = []
-    for index, text in sorted(record.call_notes, key=lambda n: n[0]):
+    for index, text in sorted([(i, ALERT_NOTE) for i in sorted(alerts)] + list(record.call_notes),
+                              key=lambda n: n[0]):
         texts.append(text)
         notes_at.setdefault(index, []).append(len(texts))
     tokens: list[str] = []
     for i, call in enumerate(record.calls):
         tokens.extend(["^S"] * skipped.get(i, 0))
-        token = ("^I " if i in insufficient else "") + str(call) + ("!" if i in alerts else "")
+        token = ("^I " if i in insufficient else "") + str(call)
         for n in notes_at.get(i, ()):
             token += f" ={n}="
         tokens.append(token)

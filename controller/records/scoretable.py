@@ -64,6 +64,8 @@ from controller.fieldscore.model import (
     Standing,
 )
 from controller.records.model import decode_text
+from controller.records.people import NO_NAMES, Roll
+from controller.records.played import Plays, TablePlay, play_key
 from controller.scoring import duplicate_score
 from controller.seats import Seat, Vulnerability, board_dealer, board_vulnerability
 
@@ -616,12 +618,13 @@ PROGRAM = "tablectl"
 """The program named in the files this project writes (PBN's Generator, USEBIO's PROGRAM_NAME)."""
 
 def dump(scores: Sequence[EventScore], path: str | os.PathLike[str], *, deals: Mapping[str, Deal] | None = None,
-         program: str = PROGRAM) -> None:
+         program: str = PROGRAM, plays: Plays | None = None, roll: Roll = NO_NAMES) -> None:
     """Write ``dumps(scores)`` to ``path`` (UTF-8)."""
-    Path(path).write_text(dumps(scores, deals=deals, program=program), encoding="utf-8")
+    Path(path).write_text(dumps(scores, deals=deals, program=program, plays=plays, roll=roll), encoding="utf-8")
 
 
-def dumps(scores: Sequence[EventScore], *, deals: Mapping[str, Deal] | None = None, program: str = PROGRAM) -> str:
+def dumps(scores: Sequence[EventScore], *, deals: Mapping[str, Deal] | None = None, program: str = PROGRAM,
+          plays: Plays | None = None, roll: Roll = NO_NAMES) -> str:
     """The events as PBN 2.1 results: per board a record with its traveller (``[ScoreTable]``,
     §5.7) and, in the first record, the ranking (``[TotalScoreTable]``, §5.8); a team event
     as two ``[ScoreIMP]`` records per board of each match (``[HomeTeam]`` North-South at that
@@ -629,9 +632,13 @@ def dumps(scores: Sequence[EventScore], *, deals: Mapping[str, Deal] | None = No
 
     Every value is the one the scores give, printed as ``check`` reads it back; the event's
     conventions travel in a ``[ScoringConventions]`` tag (``controller.fieldscore.conventions``).
-    ``deals`` (by board) adds each board's ``[Deal]``. Two events of one name (a teams event
-    and its pairs' cross-IMPs) are told apart by the second's scoring. Procedural penalties
-    are not written (PBN has no column for them).
+    ``deals`` (by board) adds each board's ``[Deal]``; ``plays`` (``controller.records.played``)
+    each table's ``Contract``, ``Declarer``, ``Result`` (declarer's tricks) and ``Lead`` in the
+    traveller, and in a team match's record its mandatory ``[Declarer]``, ``[Contract]`` and
+    ``[Result]`` tags (a pairs board's record stands for no one table: ``?``, unknown); ``roll``
+    (``controller.records.people``) the pairs' ``Names`` in the ranking when it names any. Two
+    events of one name (a teams event and its pairs' cross-IMPs) are told apart by the second's
+    scoring. Procedural penalties are not written (PBN has no column for them).
     """
     lines = ["% PBN 2.1", "% EXPORT", f'% <META name=Generator content="{program}">', ""]
     names: set[str] = set()
@@ -640,8 +647,8 @@ def dumps(scores: Sequence[EventScore], *, deals: Mapping[str, Deal] | None = No
         if name in names:
             name = f"{name} ({_SCORING_WORDS[score.event.scoring]})"
         names.add(name)
-        records = _teams_records(score, name, deals) if score.event.scoring is Scoring.TEAMS else \
-            _pairs_records(score, name, deals)
+        records = _teams_records(score, name, deals, plays or {}) if score.event.scoring is Scoring.TEAMS else \
+            _pairs_records(score, name, deals, plays or {}, roll)
         for record in records:
             lines.extend(record)
             lines.append("")
@@ -687,8 +694,10 @@ def _table(name: str, columns: Sequence[tuple[str, str]], rows: Sequence[Sequenc
     return out
 
 
-def _board_tags(event: str, board: str, scoring: Scoring, deals: Mapping[str, Deal] | None) -> list[str]:
-    """The mandatory tags of the export format (PBN 2.1 §3.1), the result ones empty."""
+def _board_tags(event: str, board: str, scoring: Scoring, deals: Mapping[str, Deal] | None,
+                played: TablePlay | None = None) -> list[str]:
+    """The mandatory tags of the export format (PBN 2.1 §3.1); the result ones are the table's
+    when the record is one table's (``played``), else ``?`` (unknown)."""
     tags = [_tag("Event", event), _tag("Site", ""), _tag("Date", ""), _tag("Board", board)]
     tags += [_tag(seat, "") for seat in ("West", "North", "East", "South")]
     number = int(board) if board.isdigit() and int(board) > 0 else None
@@ -698,7 +707,19 @@ def _board_tags(event: str, board: str, scoring: Scoring, deals: Mapping[str, De
     if deal is not None:
         tags.append(_tag("Deal", deal.pbn()))
     tags.append(_tag("Scoring", _SCORING_TAG[scoring]))
+    declarer, contract, result = _played_cells(played) if played is not None else ("?", "?", "?")
+    tags += [_tag("Declarer", "" if declarer == "-" else declarer), _tag("Contract", contract),
+             _tag("Result", "" if result == "-" else result)]
     return tags
+
+
+def _played_cells(played: TablePlay | None) -> tuple[str, str, str]:
+    """Declarer, contract and declarer's tricks as a traveller prints them (``-``: none, ``?``: unknown)."""
+    if played is None:
+        return "?", "?", "?"
+    if played.contract is None:
+        return "-", "Pass", "-"
+    return str(played.declarer), played.contract_text, "?" if played.tricks is None else str(played.tricks)
 
 
 def _place(st: Standing) -> tuple[str, str]:
@@ -707,13 +728,18 @@ def _place(st: Standing) -> tuple[str, str]:
     return str(st.rank), str(st.rank + st.tied - 1) if st.tied > 1 else "-"
 
 
-def _pairs_records(score: EventScore, name: str, deals: Mapping[str, Deal] | None) -> list[list[str]]:
+def _pairs_records(score: EventScore, name: str, deals: Mapping[str, Deal] | None, plays: Plays,
+                   roll: Roll = NO_NAMES) -> list[list[str]]:
     event = score.event
     mp = event.scoring is Scoring.MP
     sections = any(r.section for r in event.results) or any(st.section for st in score.standings)
     ranking_columns = [("Rank", "R"), ("RankTie", "R"), ("PairId", "R")] + ([("Section", "L")] if sections else []) \
-        + [("Direction", "R")] + ([("TotalScoreMP", "R"), ("TotalPercentage", "R")] if mp else
+        + [("Direction", "R")] + ([("TotalMP", "R"), ("TotalPercentage", "R")] if mp else
                                   [("TotalScoreIMP", "R")]) + [("NrBoards", "R")]
+    named = {(st.section, st.pair): players for st in score.standings
+             if (players := roll.players(st.section, st.pair)) is not None}
+    if named:
+        ranking_columns.append(("Names", "L"))
     ranking = []
     for st in score.standings:
         rank, tie = _place(st)
@@ -722,6 +748,9 @@ def _pairs_records(score: EventScore, name: str, deals: Mapping[str, Deal] | Non
         if mp:
             row.append(_number(st.percent) if st.percent is not None else "-")
         row.append(str(st.boards))
+        if named:
+            players = named.get((st.section, st.pair))
+            row.append(" - ".join(players.names) if players is not None else "-")
         ranking.append(row)
     head = [_tag("ScoringConventions", conventions_text(event.conventions)),
             *_table("TotalScoreTable", ranking_columns, ranking)]
@@ -731,18 +760,25 @@ def _pairs_records(score: EventScore, name: str, deals: Mapping[str, Deal] | Non
             by_board.setdefault(b.board, []).append((b, s))
     records: list[list[str]] = []
     for board, rows in by_board.items():
-        columns = ([("Section", "L")] if sections else []) + [("PairId_NS", "R"), ("PairId_EW", "R"),
-                                                               ("Score_NS", "R"), ("Score_EW", "R")]
+        played = [plays.get(play_key(s.result.section, board, s.result.ns, s.result.ew)) for _, s in rows]
+        contracts = any(p is not None for p in played)
+        columns = ([("Section", "L")] if sections else []) + [("PairId_NS", "R"), ("PairId_EW", "R")]
+        if contracts:
+            columns += [("Contract", "L"), ("Declarer", "L"), ("Result", "R"), ("Lead", "L")]
+        columns += [("Score_NS", "R"), ("Score_EW", "R")]
         columns += [("MP_NS", "R"), ("MP_EW", "R"), ("Percentage_NS", "R"), ("Percentage_EW", "R")] if mp else \
             [("IMP_NS", "R"), ("IMP_EW", "R")]
         datum_column = event.scoring is Scoring.BUTLER and all(b.section is None for b, _ in rows)
         if datum_column:
             columns.append(("ButlerDatum", "R"))
         cells = []
-        for b, s in rows:
+        for (b, s), p in zip(rows, played, strict=True):
             r = s.result
-            row = ([r.section or "-"] if sections else []) + [r.ns, r.ew, *_traveller_score(r),
-                                                               _number(s.points_ns), _number(s.points_ew)]
+            row = ([r.section or "-"] if sections else []) + [r.ns, r.ew]
+            if contracts:
+                declarer, contract, result = _played_cells(p)
+                row += [contract, declarer, result, "-" if p is None or p.lead is None else str(p.lead)]
+            row += [*_traveller_score(r), _number(s.points_ns), _number(s.points_ew)]
             if mp:
                 row += [_number(s.percent_ns) if s.percent_ns is not None else "-",
                         _number(s.percent_ew) if s.percent_ew is not None else "-"]
@@ -782,7 +818,7 @@ def _room_score(r: Result) -> str:
     return f"NS {r.score}"
 
 
-def _teams_records(score: EventScore, name: str, deals: Mapping[str, Deal] | None) -> list[list[str]]:
+def _teams_records(score: EventScore, name: str, deals: Mapping[str, Deal] | None, plays: Plays) -> list[list[str]]:
     event = score.event
     vps = event.conventions.vp is not None
     columns = [("Rank", "R"), ("RankTie", "R"), ("TeamId", "R"), ("TotalScoreVP" if vps else "TotalScoreIMP", "R"),
@@ -798,7 +834,8 @@ def _teams_records(score: EventScore, name: str, deals: Mapping[str, Deal] | Non
         for (home_ns, away_ns), (board, gained) in zip(m.boards, ms.imps, strict=True):
             for room, result, team, other, points in (("Open", home_ns, m.home, m.away, gained),
                                                       ("Closed", away_ns, m.away, m.home, -gained)):
-                record = _board_tags(name, board, Scoring.TEAMS, deals)
+                played = plays.get(play_key(result.section, board, result.ns, result.ew))
+                record = _board_tags(name, board, Scoring.TEAMS, deals, played)
                 if not records:
                     record += head
                 record += [_tag("HomeTeam", team), _tag("VisitTeam", other), _tag("Room", room)]

@@ -26,11 +26,12 @@ takes over what it would guess from ``PROGRAM_NAME``; what they write reads back
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from controller.errors import RecordError
@@ -53,8 +54,10 @@ from controller.fieldscore.model import (
     Standing,
     VpScale,
 )
+from controller.records.people import NO_NAMES, PairPlayers, Roll
+from controller.records.played import Plays, TablePlay, play_key
 
-__all__ = ["PROGRAM", "TEAMSSCORER_VP_3_BOARDS", "dump", "dumps", "load", "loads"]
+__all__ = ["PROGRAM", "TEAMSSCORER_VP_3_BOARDS", "Particulars", "dump", "dumps", "load", "loads"]
 
 # The VP scores TeamsScorer 5.1 printed for the 3-board matches of the EBU's multiple-teams
 # example: 10-10 for a draw, then 11 from 1 IMP, 12 from 2, 13 from 3, 14 from 5, 15 from 7,
@@ -309,12 +312,27 @@ _METHOD = {Scoring.MP: "MATCH_POINTS", Scoring.BUTLER: "BUTLER_IMPS", Scoring.CR
 _AWARD_PERCENT = {Award.PLUS: "60", Award.AVERAGE: "50", Award.MINUS: "40"}
 
 
-def dump(scores: Sequence[EventScore], path: str | os.PathLike[str], *, program: str = PROGRAM) -> None:
+@dataclass(frozen=True, slots=True)
+class Particulars:
+    """What a federation's processing asks of a club's file beyond the scores: the club (name
+    and its federation number), the day played, the program's version, who played (``roll``)
+    and what each table played (``plays``)."""
+
+    club: str = ""
+    club_id: str = ""
+    date: datetime.date | None = None
+    version: str = ""
+    roll: Roll = NO_NAMES
+    plays: Plays = field(default_factory=dict)
+
+
+def dump(scores: Sequence[EventScore], path: str | os.PathLike[str], *, program: str = PROGRAM,
+         about: Particulars | None = None) -> None:
     """Write ``dumps(scores)`` to ``path``."""
-    Path(path).write_bytes(dumps(scores, program=program).encode("utf-8"))
+    Path(path).write_bytes(dumps(scores, program=program, about=about).encode("utf-8"))
 
 
-def dumps(scores: Sequence[EventScore], *, program: str = PROGRAM) -> str:
+def dumps(scores: Sequence[EventScore], *, program: str = PROGRAM, about: Particulars | None = None) -> str:
     """The events as a USEBIO 1.2 document, in the structure this module reads.
 
     A pairs event: ``PARTICIPANTS`` (each ``PAIR``'s number, place, "=" marking a shared one,
@@ -328,18 +346,30 @@ def dumps(scores: Sequence[EventScore], *, program: str = PROGRAM) -> str:
     as TeamsScorer writes them. Every value is the one the scores give. The event's
     conventions travel in a ``<?bridge-conventions SCORING: ...?>`` processing instruction
     (valid under the USEBIO DTD; other programs skip it). Procedural penalties are not written.
+
+    ``about`` adds the ``CLUB`` (``CLUB_NAME``, ``CLUB_ID_NUMBER``), each event's ``DATE``
+    (DD/MM/YYYY) and ``PROGRAM_VERSION``, ``WINNER_TYPE`` (2 when each direction is ranked
+    apart, and then each ``PAIR``'s ``DIRECTION``), each pair's two ``PLAYER``s (``PLAYER_NAME``
+    and the federation's ``NATIONAL_ID_NUMBER``; ``Unknown`` for a pair the roll does not
+    name) and each traveller line's ``CONTRACT``, ``PLAYED_BY``, ``LEAD`` and ``TRICKS``.
     """
+    about = about or Particulars()
     root = ET.Element("USEBIO", {"Version": "1.2"})
+    if about.club:
+        club = _sub(root, "CLUB")
+        _sub(club, "CLUB_NAME", about.club)
+        if about.club_id:
+            _sub(club, "CLUB_ID_NUMBER", about.club_id)
     i = 0
     while i < len(scores):
         score = scores[i]
         if score.event.scoring is Scoring.TEAMS:
             pairs = scores[i + 1] if i + 1 < len(scores) and scores[i + 1].event.scoring is Scoring.CROSS_IMP \
                 and scores[i + 1].event.name == score.event.name else None
-            root.append(_teams_element(score, pairs, program))
+            root.append(_teams_element(score, pairs, program, about))
             i += 2 if pairs is not None else 1
         else:
-            root.append(_pairs_element(score, program))
+            root.append(_pairs_element(score, program, about))
             i += 1
     ET.indent(root, space="  ")
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -362,14 +392,19 @@ def _number(value: float) -> str:
     return text
 
 
-def _event_head(score: EventScore, event_type: str, program: str, extra: Sequence[EventScore] = ()) -> ET.Element:
+def _event_head(score: EventScore, event_type: str, program: str, about: Particulars,
+                extra: Sequence[EventScore] = ()) -> ET.Element:
     event = score.event
     ev = ET.Element("EVENT", {"EVENT_TYPE": event_type})
     for s in (score, *extra):
         text = f"{s.event.scoring.value}: {conventions_text(s.event.conventions)}".replace("?>", "? >")
         ev.append(ET.ProcessingInstruction(_CONVENTIONS_PI, text))
     _sub(ev, "PROGRAM_NAME", program)
+    if about.version:
+        _sub(ev, "PROGRAM_VERSION", about.version)
     _sub(ev, "EVENT_DESCRIPTION", event.name)
+    if about.date is not None:
+        _sub(ev, "DATE", about.date.strftime("%d/%m/%Y"))
     _sub(ev, "BOARD_SCORING_METHOD", _METHOD[event.scoring])
     return ev
 
@@ -389,10 +424,11 @@ def _score_text(r: Result) -> str:
     return f"A{ns}" if ns == ew else f"A{ns}A{ew}"
 
 
-def _pairs_element(score: EventScore, program: str) -> ET.Element:
+def _pairs_element(score: EventScore, program: str, about: Particulars) -> ET.Element:
     event = score.event
     mp = event.scoring is Scoring.MP
-    ev = _event_head(score, "PAIRS", program)
+    ev = _event_head(score, "PAIRS", program, about)
+    _sub(ev, "WINNER_TYPE", "2" if score.by_direction else "1")
     sections = sorted({st.section or "" for st in score.standings} | {r.section or "" for r in event.results})
     for section in sections:
         parent = ev if sections == [""] else _sub(ev, "SECTION", attrib={"SECTION_ID": section})
@@ -402,6 +438,8 @@ def _pairs_element(score: EventScore, program: str) -> ET.Element:
                 continue
             pair = _sub(participants, "PAIR")
             _sub(pair, "PAIR_NUMBER", st.pair)
+            if score.by_direction and st.direction:
+                _sub(pair, "DIRECTION", st.direction)
             place = _place_text(st)
             if place is not None:
                 _sub(pair, "PLACE", place)
@@ -409,6 +447,7 @@ def _pairs_element(score: EventScore, program: str) -> ET.Element:
             _sub(pair, "TOTAL_SCORE", _number(st.total))
             if mp and st.percent is not None:
                 _sub(pair, "PERCENTAGE", _number(st.percent))
+            _players(pair, about.roll.players(st.section, st.pair))
         boards: dict[str, list[ScoredResult]] = {}
         for b in score.boards:
             for s in b.results:
@@ -418,12 +457,29 @@ def _pairs_element(score: EventScore, program: str) -> ET.Element:
             board = _sub(parent, "BOARD")
             _sub(board, "BOARD_NUMBER", number)
             for s in lines:
-                _line(board, s, "MATCH_POINTS" if mp else "CROSS_IMP_POINTS")
+                _line(board, s, "MATCH_POINTS" if mp else "CROSS_IMP_POINTS", plays=about.plays)
     return ev
 
 
+def _players(pair: ET.Element, players: PairPlayers | None) -> None:
+    """The pair's two ``PLAYER``s: name and federation number; ``Unknown`` when unnamed."""
+    for player in (players.first, players.second) if players is not None else (None, None):
+        elem = _sub(pair, "PLAYER")
+        _sub(elem, "PLAYER_NAME", "Unknown" if player is None else player.name)
+        if player is not None and player.federation_id:
+            _sub(elem, "NATIONAL_ID_NUMBER", player.federation_id)
+
+
+def _contract_text(played: TablePlay) -> str:
+    """USEBIO's contract: ``4S``, ``3NTx``, ``2Hxx``, ``PASS``."""
+    c = played.contract
+    if c is None:
+        return "PASS"
+    return f"{c.level}{c.denomination}" + "x" * int(c.doubled)
+
+
 def _line(board: ET.Element, s: ScoredResult | None, points: str | None, result: Result | None = None,
-          direction: str | None = None) -> None:
+          direction: str | None = None, plays: Plays | None = None) -> None:
     r = result if result is not None else s.result if s is not None else None
     assert r is not None
     line = _sub(board, "TRAVELLER_LINE")
@@ -431,15 +487,24 @@ def _line(board: ET.Element, s: ScoredResult | None, points: str | None, result:
         _sub(line, "DIRECTION", direction)
     _sub(line, "NS_PAIR_NUMBER", r.ns)
     _sub(line, "EW_PAIR_NUMBER", r.ew)
+    played = (plays or {}).get(play_key(r.section, r.board, r.ns, r.ew))
+    if played is not None:
+        _sub(line, "CONTRACT", _contract_text(played))
+        if played.declarer is not None:
+            _sub(line, "PLAYED_BY", str(played.declarer))
+        if played.lead is not None:  # rank then suit, as the EBU's programs write it
+            _sub(line, "LEAD", str(played.lead)[1:] + str(played.lead)[0])
+        if played.contract is not None and played.tricks is not None:
+            _sub(line, "TRICKS", str(played.tricks))
     _sub(line, "SCORE", _score_text(r))
     if s is not None and points is not None:
         _sub(line, f"NS_{points}", _number(s.points_ns))
         _sub(line, f"EW_{points}", _number(s.points_ew))
 
 
-def _teams_element(score: EventScore, pairs: EventScore | None, program: str) -> ET.Element:
+def _teams_element(score: EventScore, pairs: EventScore | None, program: str, about: Particulars) -> ET.Element:
     event = score.event
-    ev = _event_head(score, "TEAMS", program, () if pairs is None else (pairs,))
+    ev = _event_head(score, "TEAMS", program, about, () if pairs is None else (pairs,))
     if event.conventions.vp is not None:
         _sub(ev, "MATCH_SCORING_METHOD", "VPS")
     if pairs is not None:
@@ -485,5 +550,6 @@ def _teams_element(score: EventScore, pairs: EventScore | None, program: str) ->
             _sub(board, "IMPS", str(gained))
             for direction, r in (("NS", home_ns), ("EW", away_ns)):
                 scored = cross.get((r.board, r.ns, r.ew))
-                _line(board, scored, "CROSS_IMP_POINTS" if scored is not None else None, r, direction)
+                _line(board, scored, "CROSS_IMP_POINTS" if scored is not None else None, r, direction,
+                      about.plays)
     return ev

@@ -7,7 +7,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
+import bridgebots
 import pytest
+from endplay.parsers import pbn as endplay_pbn
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -465,7 +467,8 @@ def test_dumps_writes_the_export_header_and_the_mandatory_tags_in_order() -> Non
                     deal=Deal.parse(DEAL), tags=(("HomeTeam", "A"), ("Event", "Cup")))
     lines = pbn.dumps([r]).splitlines()
     assert lines[:2] == ["% PBN 2.1", "% EXPORT"]
-    assert [line.split()[0][1:] for line in lines[2:]] == [
+    assert lines[-1] == ""  # the record's closing empty line
+    assert [line.split()[0][1:] for line in lines[2:-1]] == [
         "Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
         "Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result", "HomeTeam"]
     assert '[Event "Cup"]' in lines and '[Board "3"]' in lines and '[Dealer "S"]' in lines
@@ -480,12 +483,31 @@ def test_dumps_cannot_write_a_lone_hash_value_and_writes_it_empty() -> None:
 
 
 def test_dumps_writes_four_calls_a_line_with_alerts_and_notes() -> None:
+    """An alert is a note that reads ``Alert``, not ``1C!`` (PBN 2.1 §3.7: ``!`` grades a call)."""
     r = BoardRecord(source="x", number=1, dealer=Seat.N, calls=calls(
         "1C", "Pass", "1NT", "Pass", "Pass", "Pass"), call_notes=((2, 'says "12-14"'),),
         alerts=(0,))
     text = pbn.dumps([r])
-    assert '[Auction "N"]\n1C! Pass 1NT =1= Pass\nPass Pass\n[Note "1:says \\"12-14\\""]\n' in text
+    assert ('[Auction "N"]\n1C =1= Pass 1NT =2= Pass\nPass Pass\n[Note "1:Alert"]\n'
+            '[Note "2:says \\"12-14\\""]\n') in text
+    assert "!" not in text
     assert '[Contract "1NT"]' in text and '[Declarer "S"]' in text
+    back = pbn.loads(text)[0]
+    assert back.alerts == (0,) and back.call_notes == ((2, 'says "12-14"'),)
+
+
+def test_an_alerted_call_and_the_last_record_read_back_with_endplay_and_bridgebots(tmp_path: Path) -> None:
+    """The alert as a note and the closing empty line (PBN 2.1 §2.1) read by two other programs."""
+    r = BoardRecord(source="x", number=1, dealer=Seat.N, deal=Deal.parse(DEAL), calls=calls(
+        "1C", "X", "XX", "Pass", "Pass", "Pass"), alerts=(0, 2), claim=7)
+    path = tmp_path / "alert.pbn"
+    pbn.dump([r, r], path)
+    boards = endplay_pbn.load(path.open(encoding="utf-8"))
+    assert len(boards) == 2
+    assert [b.alertable for b in boards[1].auction] == [True, False, True, False, False, False]
+    deal = bridgebots.parse_pbn(path)[0]
+    assert len(deal.board_records) == 2  # the last record, closed by its empty line, is read too
+    assert deal.board_records[1].bidding_record == ["1C", "X", "XX", "PASS", "PASS", "PASS"]
 
 
 def test_dumps_writes_tricks_in_seat_columns_from_the_leader_with_marks_dashes_and_star() -> None:

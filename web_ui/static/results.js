@@ -34,6 +34,15 @@ function points(value) {
   return value === null || value === undefined ? "" : String(Math.round(value * 100) / 100);
 }
 
+// A board's points: on a board with a single result nobody is compared (top 0), and "0" would
+// read as a bottom: it says so instead.
+function pointsNode(b) {
+  if (b.top === 0 && (b.points === 0 || b.points === null || b.points === undefined)) {
+    return el("td", { class: "num muted alone", title: "no other table has played this board yet" }, "only result");
+  }
+  return el("td", { class: "num" }, points(b.points));
+}
+
 function scorecardNode(card) {
   const st = card.standing;
   const head = "Pair " + card.pair + (st && st.place ? " \u00b7 place " + st.place : "")
@@ -51,24 +60,38 @@ function scorecardNode(card) {
     node.append(el("tr", { "data-board": b.board },
       el("td", {}, b.board), el("td", {}, b.opponents),
       el("td", {}, played ? [contractNode(b.contract), " " + (b.declarer || "") + " " + resultWords(b)] : resultWords(b)),
-      el("td", { class: "num" }, b.score ?? ""), el("td", { class: "num" }, points(b.points))));
+      el("td", { class: "num" }, b.score ?? ""), pointsNode(b)));
   }
   if (!card.boards.length) node.append(el("tr", {}, el("td", { colspan: "5", class: "muted" }, "No board yet")));
   return node;
 }
 
+const FIELD_WORDS = { NS: "North-South", EW: "East-West" };
+
+function rankingRow(r, value) {
+  return el("li", { class: ours.has(r.pair) ? "ours" : null, "data-pair": r.pair },
+    el("span", { class: "place" }, r.place || ""), el("span", { class: "pair" }, "Pair " + r.pair),
+    el("span", { class: "value" }, value));
+}
+
+// The ranked pairs, under a heading per direction when each direction is ranked apart; then the
+// pairs with no result yet, under a heading of their own (never under the last direction's).
 function rankingNodes(ranking) {
   const nodes = [];
   let direction = null;
+  const waiting = [];
   for (const r of ranking) {
+    if (!r.place && !r.boards) { waiting.push(r); continue; }
     if (r.direction && r.direction !== direction) {
       direction = r.direction;
-      nodes.push(el("li", { class: "field-head" }, direction === "NS" ? "North-South" : "East-West"));
+      nodes.push(el("li", { class: "field-head" }, FIELD_WORDS[direction] || direction));
     }
     const value = r.percent !== null && r.percent !== undefined ? points(r.percent) + "%" : points(r.total);
-    nodes.push(el("li", { class: ours.has(r.pair) ? "ours" : null, "data-pair": r.pair },
-      el("span", { class: "place" }, r.place || ""), el("span", { class: "pair" }, "Pair " + r.pair),
-      el("span", { class: "value" }, value)));
+    nodes.push(rankingRow(r, value));
+  }
+  if (waiting.length) {
+    nodes.push(el("li", { class: "field-head" }, "No result yet"));
+    for (const r of waiting) nodes.push(rankingRow(r, FIELD_WORDS[r.direction] || ""));
   }
   return nodes;
 }
