@@ -20,6 +20,20 @@ refuses (why, in plain words); the desk is unchanged either way.
 - ``POST /api/desk/undo {"entry", "by", "reason"}``: take an entry back (an entry itself).
 
 Each change answers the entry as made (``{"id", "kind", ...}``).
+
+Who plays (``controller.room.roster``), when the console keeps a roster (``console.people``):
+
+- ``GET /api/desk/roster``: ``{"members": [{"name", "federation_id", "email", "club"}]}``;
+- ``POST /api/desk/roster/import {"csv": "..."}``: the club's roster from a CSV file (name,
+  federation number, email, club): ``{"added", "updated", "members"}``; a file with a bad line is a
+  422 naming every bad line, and nothing is imported;
+- ``GET /api/desk/pairs``: ``{"pairs": [{"section", "pair", "seats": [{"from_round", "first",
+  "second"}]}], "expected": [{"section", "pair"}], "rounds"}``;
+- ``POST /api/desk/pairs {"section", "pair", "first": {"name", "federation_id"}, "second": ...}``:
+  the pair's players from the start (North then South, or East then West);
+- ``POST /api/desk/substitutes {"section", "pair", "from_round", "seat": "first"|"second",
+  "player": {"name", "federation_id"}}``: a substitute from that round on (the pair keeps its
+  number and its score).
 """
 
 from __future__ import annotations
@@ -35,10 +49,12 @@ from fastapi import APIRouter, Depends, HTTPException
 from pydantic import BaseModel, Field
 
 from controller.fieldscore.model import Artificial, Award
+from controller.records.people import Player
 from controller.room.adjustments import DeskEntry, DeskError, Played
 from controller.room.console import Room
+from controller.room.roster import RosterError, player
 
-__all__ = ["DeskService", "desk_router"]
+__all__ = ["DeskService", "PeopleService", "desk_router"]
 
 Json = dict[str, Any]
 
@@ -77,6 +93,22 @@ class _OfRoom:
     def adjust(self, entry: DeskEntry) -> Json:
         with self.lock:
             return self.room.results.adjust(replace(entry, at=time.time())).as_json()
+
+
+@runtime_checkable
+class PeopleService(Protocol):
+    """What the roster's routes need of the console's ``people`` (``tablectl.room.console_people.People``)."""
+
+    def roster_json(self) -> Json: ...
+
+    def import_roster(self, text: str) -> Json: ...
+
+    def pairs_json(self) -> Json: ...
+
+    def name_pair(self, section: str | None, pair: str, first: Player, second: Player) -> Json: ...
+
+    def substitute(self, section: str | None, pair: str, from_round: int, which: Literal["first", "second"],
+                   sub: Player) -> Json: ...
 
 
 def _service(console: object) -> DeskService:
@@ -134,6 +166,48 @@ class PenaltyBody(_AtTable):
 
     side: Literal["NS", "EW"]
     amount: float = Field(gt=0, le=100, description="a fraction of a top (matchpoints) or IMPs")
+
+
+class PlayerBody(BaseModel):
+    model_config = {"extra": "forbid"}
+    name: str = Field(min_length=1, max_length=60)
+    federation_id: str = Field(default="", max_length=20, description="the national federation's number")
+
+
+Section = Annotated[str, Field(default="", max_length=8, pattern=r"^[A-Za-z]{0,8}$")]
+Pair = Annotated[str, Field(pattern=r"^[A-Za-z0-9]{1,8}$", description="the pair's number")]
+
+
+class RosterBody(BaseModel):
+    """A roster CSV file's text."""
+
+    model_config = {"extra": "forbid"}
+    csv: str = Field(min_length=1, max_length=1_000_000)
+
+
+class PairBody(BaseModel):
+    """A pair's two players: North then South, or East then West."""
+
+    model_config = {"extra": "forbid"}
+    section: Section = ""
+    pair: Pair
+    first: PlayerBody
+    second: PlayerBody
+
+
+class SubstituteBody(BaseModel):
+    """A substitute for one of a pair's players from a round on."""
+
+    model_config = {"extra": "forbid"}
+    section: Section = ""
+    pair: Pair
+    from_round: int = Field(ge=1, le=200)
+    seat: Literal["first", "second"]
+    player: PlayerBody
+
+
+def _player(body: PlayerBody) -> Player:
+    return player(body.name, body.federation_id)
 
 
 class UndoBody(_Entry):
@@ -202,4 +276,47 @@ def desk_router(console: object, director: Callable[..., Any], guarded: Callable
     async def undo(body: UndoBody) -> Json:
         return await make(_undo, body)
 
+    people = getattr(console, "people", None)
+    if isinstance(people, PeopleService):
+        _people_routes(api, people, changes, getattr(console, "people_changed", None))
     return api
+
+
+def _people_routes(api: APIRouter, people: PeopleService, changes: list[Any],
+                   changed: Callable[[], object] | None) -> None:
+    """The roster's and pairs' routes (module doc) on the desk's router."""
+
+    async def change(do: Callable[..., Json], *args: Any) -> Json:
+        try:
+            out = await asyncio.to_thread(do, *args)
+        except RosterError as exc:
+            raise HTTPException(422, str(exc)) from exc
+        if changed is not None:
+            await asyncio.to_thread(changed)
+        return out
+
+    @api.get("/roster", summary="The club's roster")
+    async def roster() -> Json:
+        return await asyncio.to_thread(people.roster_json)
+
+    @api.post("/roster/import", dependencies=changes,
+              summary="Import the roster from a CSV file (all of it, or nothing with every bad line named)")
+    async def import_roster(body: RosterBody) -> Json:
+        return await change(people.import_roster, body.csv)
+
+    @api.get("/pairs", summary="The session's pairs and who plays in each, round by round")
+    async def pairs() -> Json:
+        return await asyncio.to_thread(people.pairs_json)
+
+    @api.post("/pairs", dependencies=changes, summary="Name a pair's two players from the start")
+    async def name_pair(body: PairBody) -> Json:
+        def do() -> Json:
+            return people.name_pair(body.section or None, body.pair, _player(body.first), _player(body.second))
+        return await change(do)
+
+    @api.post("/substitutes", dependencies=changes,
+              summary="A substitute from a round on (the pair keeps its number and score)")
+    async def substitute(body: SubstituteBody) -> Json:
+        def do() -> Json:
+            return people.substitute(body.section or None, body.pair, body.from_round, body.seat, _player(body.player))
+        return await change(do)

@@ -133,7 +133,7 @@ function endNodes() {
   const end = () => {
     if (!window.confirm("End the session? Every table will show the final results (and the ranking, if you chose so). "
       + "You can undo it within a minute.")) return;
-    sessionAct("/api/session/end", { ended: true }, "End the session");
+    sessionAct("/api/session/end", { ended: true, confirm: true }, "End the session");
   };
   return el("div", {}, room.over && !ended ? el("span", { class: "muted" }, "Every table has played all its boards. ") : null,
     el("button", { type: "button", id: "session-end", class: ended ? "secondary" : null,
