@@ -58,8 +58,8 @@ _COLUMNS = {"message": ("table_id", "session", "seq", "kind", "payload", "receiv
             "refused": ("id", "table_id", "kind", "session", "seq", "reason", "payload", "received"),
             "desk_entry": ("id", "payload"), "seat": ("id", "payload")}
 """The tables a damaged file's rows are salvaged from: the desk's entries (``tablectl.room.console_desk``)
-and the pairs' names (``seat``, ``tablectl.room.console_people``) too, since no table holds them (the tables send their own outboxes again; the Director's
-corrections and adjusted scores exist only here)."""
+and the pairs' names (``seat``, ``tablectl.room.console_people``) too, since no table holds them (the
+tables send their own outboxes again; the Director's corrections, adjusted scores and names exist only here)."""
 
 Message = tuple[str, str, int, str, str, float]
 """(table, session, seq, kind, payload, received) of one outbox message."""

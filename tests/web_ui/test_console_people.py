@@ -34,7 +34,7 @@ def console(tmp_path: Path) -> Iterator[Console]:
 
 
 def _client(console: Console) -> TestClient:
-    return TestClient(create_console_app(console, console_settings()), base_url="http://testserver")  # type: ignore[arg-type]
+    return TestClient(create_console_app(console, console_settings()), base_url="http://testserver")
 
 
 def _login(c: TestClient) -> dict[str, str]:

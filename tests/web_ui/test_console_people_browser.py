@@ -93,8 +93,8 @@ def test_the_director_imports_a_roster_names_a_pair_and_seats_a_substitute_on_a_
             card = phone.locator("table.scorecard[data-pair='1']")
             expect(card.locator("caption .pair-names")).to_have_text("Ann Smith & Visitor Vic")
             # the travellers: pair 1 sits North-South at table 1 all session; its names are the round's
-            first_board = movement.boards(next(s for s in movement.sittings if s.table == 1 and s.round == 1).board_set)[0]
-            third_board = movement.boards(next(s for s in movement.sittings if s.table == 1 and s.round == 3).board_set)[0]
+            at_one = {s.round: movement.boards(s.board_set)[0] for s in movement.sittings if s.table == 1}
+            first_board, third_board = at_one[1], at_one[3]
             cell = "table.traveller[data-board='{}'] tr[data-table='1'] .pair-names"
             expect(phone.locator(cell.format(first_board)).first).to_have_text("Ann Smith & Bob Jones")
             expect(phone.locator(cell.format(third_board)).first).to_have_text("Ann Smith & Visitor Vic")
