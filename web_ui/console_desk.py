@@ -50,7 +50,7 @@ from pydantic import BaseModel, Field
 
 from controller.fieldscore.model import Artificial, Award
 from controller.records.people import Player
-from controller.room.adjustments import DeskEntry, DeskError, Played
+from controller.room.adjustments import DeskEntry, DeskError, Played, absent
 from controller.room.console import Room
 from controller.room.roster import RosterError, player
 
@@ -93,6 +93,11 @@ class _OfRoom:
     def adjust(self, entry: DeskEntry) -> Json:
         with self.lock:
             return self.room.results.adjust(replace(entry, at=time.time())).as_json()
+
+    def absent(self, section: str | None, pair: str, rounds: range, by: str, reason: str) -> Json:
+        with self.lock:
+            made = absent(self.room.results, section, pair, rounds, by, reason, time.time())
+            return {"entries": [e.as_json() for e in made]}
 
 
 @runtime_checkable
@@ -210,6 +215,15 @@ def _player(body: PlayerBody) -> Player:
     return player(body.name, body.federation_id)
 
 
+class AbsentBody(_Entry):
+    """A pair late (or gone) for some rounds: A- to it, A+ to its opponents on the boards missed."""
+
+    section: Section = ""
+    pair: Pair
+    from_round: int = Field(ge=1, le=200)
+    to_round: int = Field(ge=1, le=200)
+
+
 class UndoBody(_Entry):
     """Take back an entry."""
 
@@ -271,6 +285,21 @@ def desk_router(console: object, director: Callable[..., Any], guarded: Callable
     @api.post("/penalties", dependencies=changes, summary="A procedural penalty on one side (Law 90)")
     async def penalty(body: PenaltyBody) -> Json:
         return await make(_penalty, body)
+
+    @api.post("/absent", dependencies=changes,
+              summary="A pair late or gone for some rounds: A- to it, A+ to its opponents (Law 12C2)")
+    async def absent_pair(body: AbsentBody) -> Json:
+        do = getattr(service, "absent", None)
+        if do is None:
+            raise HTTPException(409, "this console offers no late or absent pair")
+        if body.to_round < body.from_round:
+            raise HTTPException(422, f"rounds {body.from_round}-{body.to_round}: the last round comes before the first")
+        try:
+            out: Json = await asyncio.to_thread(do, body.section or None, body.pair,
+                                                range(body.from_round, body.to_round + 1), body.by, body.reason)
+        except DeskError as exc:
+            raise HTTPException(409, str(exc)) from exc
+        return out
 
     @api.post("/undo", dependencies=changes, summary="Take an entry back (the undo is kept as an entry too)")
     async def undo(body: UndoBody) -> Json:

@@ -64,7 +64,7 @@ from controller.room.console import Call, Room, Stream
 from controller.room.players import PlayerSettings
 from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.commands import command
-from tablectl.room.console_desk import DeskStore, adjust_kept, desk_json, restore_desk
+from tablectl.room.console_desk import DeskStore, absent_kept, adjust_kept, desk_json, restore_desk
 from tablectl.room.console_people import People
 from tablectl.room.console_store import ConsoleStore, Message, Refusal, restore
 from tablectl.room.intake import Claims, Refused, Taken, foreign_console, prev_of, read_message
@@ -689,6 +689,14 @@ class Console:
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the players' results
         self._notify()
         return made.as_json()
+
+    def absent(self, section: str | None, pair: str, rounds: range, by: str, reason: str) -> Json:
+        """A pair late or gone for ``rounds`` (``tablectl.room.console_desk.absent_kept``; DeskError:
+        nothing changed)."""
+        with self._lock:
+            made = absent_kept(self.room.results, self.desk_store, section, pair, rounds, by, reason, self._wall())
+        self.people_changed()
+        return {"entries": [e.as_json() for e in made]}
 
     def people_changed(self) -> None:
         """A pair named or a substitute seated: the pages show the names."""

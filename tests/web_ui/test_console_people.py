@@ -123,3 +123,28 @@ def test_a_console_file_kept_before_the_seating_existed_still_opens(tmp_path: Pa
         assert made.snapshot()["names"]["|2"][0]["names"] == ["Carl Wu", "Dee Patel"]
     finally:
         made.store.close()
+
+
+def test_a_late_pair_is_given_average_minus_its_opponents_average_plus_every_entry_kept_law_12c2(
+        console: Console, tmp_path: Path) -> None:
+    with _client(console) as c:
+        csrf = _login(c)
+        body = {"pair": "7", "from_round": 1, "to_round": 1, "by": "Ann", "reason": "pair 7 came late"}
+        assert c.post("/api/desk/absent", json=body).status_code == 403  # no CSRF token
+        r = c.post("/api/desk/absent", headers=csrf, json=body)
+        assert r.status_code == 200, r.text
+        # round 1: pair 7 (East-West) meets pair 2 at table 2 on boards 4-6, not played there
+        made = [(e["board"], e["table"], e["what"]) for e in r.json()["entries"]]
+        words = "artificial adjusted score average plus to North-South, average minus to East-West"
+        assert made == [(str(b), "2", words) for b in (4, 5, 6)]
+        for bad, why in (({**body, "pair": "11"}, "the movement has no pair 11"),
+                         ({**body, "from_round": 3, "to_round": 2}, "the last round comes before the first")):
+            r = c.post("/api/desk/absent", headers=csrf, json=bad)
+            assert r.status_code in (409, 422) and why in r.json()["detail"], r.text
+        assert len(console.desk()["entries"]) == 3
+    console.store.close()
+    again = Console(ADDRESS, tmp_path / "console", session=SESSION)
+    try:
+        assert [e["reason"] for e in again.desk()["entries"]] == ["pair 7 came late"] * 3
+    finally:
+        again.store.close()
