@@ -99,6 +99,13 @@ def test_the_director_imports_a_roster_names_a_pair_and_seats_a_substitute_on_a_
             expect(phone.locator(cell.format(first_board)).first).to_have_text("Ann Smith & Bob Jones")
             expect(phone.locator(cell.format(third_board)).first).to_have_text("Ann Smith & Visitor Vic")
 
+            # pair 4 played every board: a late pair with nothing missed is refused, the desk unchanged
+            phone.locator("#people-pairs li[data-pair='4'] .people-absent").click()
+            phone.fill("#people-to", "1")
+            phone.click("#people-save")
+            expect(phone.locator("#people-error")).to_contain_text("pair 4 has no board left to adjust in rounds 1-1")
+            assert fake.room.results.desk.entries == ()
+
             width = phone.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, f"the players panel scrolls sideways on a phone ({width}px)"
             phone.locator("#people-panel").screenshot(path=str(tmp_path / "console-people-phone.png"))

@@ -1,14 +1,16 @@
 // The console's players panel (needs common.js, console.js and console.desk.js): the club's roster
 // imported from a CSV file (name, federation number, email, club: all of it, or nothing with every
-// bad line named), each pair of the session named from the roster or a visitor typed in, and a
-// substitute from a given round on (the pair keeps its number and its score). The names follow on
+// bad line named), each pair of the session named from the roster or a visitor typed in, a
+// substitute from a given round on (the pair keeps its number and its score), and a pair late or
+// gone for some rounds (each board it missed adjusted: A- to it, A+ to its opponents). The names follow on
 // the ranking, the travellers and the scorecards (console.js pairNames, from the room's "names").
-// Posts to /api/desk/roster/import, /api/desk/pairs, /api/desk/substitutes (docs/scoring-desk.md).
+// Posts to /api/desk/roster/import, /api/desk/pairs, /api/desk/substitutes, /api/desk/absent
+// (docs/scoring-desk.md).
 "use strict";
 
 let peopleRoster = [];    // the club's members: {name, federation_id, email, club}
 let peoplePairs = null;   // GET /api/desk/pairs: {pairs, expected, rounds}
-let peopleAt = null;      // {pair, section, what: "name"|"substitute"}: the form open
+let peopleAt = null;      // {pair, section, what: "name"|"substitute"|"absent"}: the form open
 let peopleLoaded = 0;
 
 function memberWords(m) {
@@ -74,6 +76,16 @@ async function savePair() {
       replaceChildren("people-error", "Give both players' names.");
       return;
     }
+  } else if (peopleAt.what === "absent") {
+    path = "absent";
+    body.from_round = Number(deskValue("people-from"));
+    body.to_round = Number(deskValue("people-to"));
+    body.reason = deskValue("people-reason");
+    body.by = localStorage.getItem("deskBy") || "Director";
+    if (!body.reason) {
+      replaceChildren("people-error", "Say why: the reason is kept with the adjusted scores.");
+      return;
+    }
   } else {
     path = "substitutes";
     body.from_round = Number(deskValue("people-round"));
@@ -84,7 +96,13 @@ async function savePair() {
       return;
     }
   }
-  if (await peoplePost(path, body)) {
+  const done = await peoplePost(path, body);
+  if (done) {
+    if (done.entries) {
+      replaceChildren("people-info", "Pair " + body.pair + ": " + done.entries.length
+        + " board(s) adjusted, average minus to the pair, average plus to its opponents (see Correct / adjust).");
+      if (typeof loadDesk === "function") loadDesk();
+    }
     peopleAt = null;
     renderPeopleForm();
     loadPeople();
@@ -100,15 +118,23 @@ function renderPeopleForm() {
   const seats = seatsOf(peopleAt.section, peopleAt.pair);
   const now = seats.length ? seats[seats.length - 1].names : null;
   const round = room && room.clock && room.clock.round ? room.clock.round : 1;
+  const last = peoplePairs && peoplePairs.rounds ? peoplePairs.rounds : 99;
   const fields = peopleAt.what === "name"
     ? [playerInput("people-first", "North or East"), playerInput("people-second", "South or West")]
+    : peopleAt.what === "absent"
+    ? [field("Missed rounds from", el("input", { id: "people-from", type: "number", min: 1, max: last, value: 1, inputmode: "numeric" })),
+      field("to", el("input", { id: "people-to", type: "number", min: 1, max: last, value: round, inputmode: "numeric" })),
+      field("Why", el("input", { id: "people-reason", value: "arrived late", autocomplete: "off" })),
+      el("p", { class: "muted" }, "Each board the pair missed is adjusted: average minus to the pair, average plus to "
+        + "its opponents (Law 12C2). Each entry can be taken back under Correct / adjust.")]
     : [field("From round", el("input", { id: "people-round", type: "number", min: 1,
       max: peoplePairs && peoplePairs.rounds ? peoplePairs.rounds : 99, value: round, inputmode: "numeric" })),
     field("In place of", selectNode("people-seat", [["first", now ? now[0] : "North or East"],
       ["second", now ? now[1] : "South or West"]], "second")),
     playerInput("people-sub", "Substitute")];
   replaceChildren("people-form", el("div", { class: "desk-form" },
-    el("h3", { id: "people-where" }, where + (peopleAt.what === "name" ? ": its players" : ": a substitute")),
+    el("h3", { id: "people-where" }, where + { name: ": its players", substitute: ": a substitute",
+      absent: ": late or gone" }[peopleAt.what]),
     fields,
     el("div", { class: "desk-actions" },
       el("button", { type: "button", id: "people-save", onclick: savePair }, "Save"),
@@ -140,7 +166,9 @@ function renderPeople() {
         el("button", { type: "button", class: "secondary people-name", onclick: () => openPeople(p.section, p.pair, "name") },
           seats.length ? "Rename" : "Name"),
         seats.length ? el("button", { type: "button", class: "secondary people-sub",
-          onclick: () => openPeople(p.section, p.pair, "substitute") }, "Substitute") : null));
+          onclick: () => openPeople(p.section, p.pair, "substitute") }, "Substitute") : null,
+        peoplePairs && peoplePairs.expected.length ? el("button", { type: "button", class: "secondary people-absent",
+          onclick: () => openPeople(p.section, p.pair, "absent") }, "Late") : null));
   });
   const file = el("input", { type: "file", id: "roster-file", accept: ".csv,text/csv,text/plain" });
   file.addEventListener("change", () => importRoster(file));
