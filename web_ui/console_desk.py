@@ -33,7 +33,12 @@ Who plays (``controller.room.roster``), when the console keeps a roster (``conso
   the pair's players from the start (North then South, or East then West);
 - ``POST /api/desk/substitutes {"section", "pair", "from_round", "seat": "first"|"second",
   "player": {"name", "federation_id"}}``: a substitute from that round on (the pair keeps its
-  number and its score).
+  number and its score);
+- ``POST /api/desk/absent {"section", "pair", "from_round", "to_round", "by", "reason"}``: a pair
+  late or gone for those rounds: average minus to it, average plus to its opponents on each board
+  it missed (Law 12C2), all the entries made or none;
+- ``GET /api/desk/event?session=<kept>&session=...&now=true``: an event of several sessions, each
+  partnership's results carried over (``controller.room.event``).
 """
 
 from __future__ import annotations
@@ -45,13 +50,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter, Depends, HTTPException, Query
 from pydantic import BaseModel, Field
 
 from controller.fieldscore.model import Artificial, Award
 from controller.records.people import Player
 from controller.room.adjustments import DeskEntry, DeskError, Played, absent
 from controller.room.console import Room
+from controller.room.event import EventSession, carry_over
 from controller.room.roster import RosterError, player
 
 __all__ = ["DeskService", "PeopleService", "desk_router"]
@@ -308,7 +314,34 @@ def desk_router(console: object, director: Callable[..., Any], guarded: Callable
     people = getattr(console, "people", None)
     if isinstance(people, PeopleService):
         _people_routes(api, people, changes, getattr(console, "people_changed", None))
+        _event_route(api, console, people)
     return api
+
+
+def _event_route(api: APIRouter, console: object, people: PeopleService) -> None:
+    """``GET /api/desk/event``: the sessions kept that the Director picks, and this one, added up."""
+    archived = getattr(console, "archived", None)
+    ranking = getattr(console, "ranking", None)
+    names = getattr(people, "names", None)
+
+    @api.get("/event", summary="An event of several sessions: each partnership's results carried over")
+    async def event(session: Annotated[list[str], Query(max_length=20)] = [],  # noqa: B006 (FastAPI's query list)
+                    now: bool = True) -> Json:
+        def gather() -> Json:
+            sessions = []
+            for name in session:
+                found = archived(name) if archived is not None else None
+                if found is None:
+                    raise HTTPException(404, f"no kept session {name!r}")
+                sessions.append(EventSession(name, found["report"]["ranking"], found.get("names") or {},
+                                             found["report"]["scoring"]))
+            if now and ranking is not None and names is not None:
+                report = ranking()
+                sessions.append(EventSession("now", report["ranking"], names(), report["scoring"]))
+            if not sessions:
+                raise HTTPException(422, "pick at least one session")
+            return carry_over(sessions)
+        return await asyncio.to_thread(gather)
 
 
 def _people_routes(api: APIRouter, people: PeopleService, changes: list[Any],

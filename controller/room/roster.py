@@ -268,10 +268,13 @@ class Seating:
         return {"pairs": [{"section": sec, "pair": pair, "seats": seats} for (sec, pair), seats in pairs.items()]}
 
     def names(self) -> dict[str, list[Json]]:
-        """``"<section>|<pair>"`` -> ``[{"from": round, "names": [first, second]}]`` for the pages."""
+        """``"<section>|<pair>"`` -> ``[{"from": round, "names": [first, second], "ids": [their federation
+        numbers]}]`` for the pages."""
         out: dict[str, list[Json]] = {}
         for s in sorted(self.seats, key=lambda s: s.from_round):
-            out.setdefault(f"{s.section}|{s.pair}", []).append({"from": s.from_round, "names": list(s.players.names)})
+            out.setdefault(f"{s.section}|{s.pair}", []).append({
+                "from": s.from_round, "names": list(s.players.names),
+                "ids": [s.players.first.federation_id, s.players.second.federation_id]})
         return out
 
 

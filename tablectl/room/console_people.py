@@ -25,7 +25,7 @@ from controller.fieldscore.session import Session
 from controller.records.people import PairPlayers, Player
 from controller.room.roster import Member, Roster, RosterError, Seat, Seating, Which, read_roster, section_key
 
-__all__ = ["ROSTER_FILE", "People", "session_pairs"]
+__all__ = ["ROSTER_FILE", "People", "read_seating", "session_pairs"]
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,22 @@ def session_pairs(session: Session | None) -> list[Json]:
     for name, movement in session.sections:
         out += [{"section": section_key(name), "pair": p} for p in movement.participants]
     return out
+
+
+def read_seating(store: Path) -> Seating:
+    """The pairs' names kept in a console's file (a kept session's: read only; none in a file
+    older than the names)."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{store}?mode=ro", uri=True)) as conn:
+            rows = list(conn.execute("SELECT payload FROM seat ORDER BY id"))
+    except sqlite3.Error:
+        return Seating()
+    seats: dict[tuple[str, str, int], Seat] = {}
+    for (payload,) in rows:
+        with contextlib.suppress(ValueError, TypeError, KeyError, AttributeError):
+            seat = Seat.from_json(json.loads(payload))
+            seats[(seat.section, seat.pair, seat.from_round)] = seat
+    return Seating(tuple(seats.values()))
 
 
 def _connect(path: Path) -> sqlite3.Connection:

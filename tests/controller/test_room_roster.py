@@ -76,8 +76,8 @@ def test_a_substitute_plays_from_the_given_round_on_and_the_pair_keeps_its_numbe
     fixed = seating.named(None, "3", PairPlayers(Player("Ann Smyth", "123456"), BOB))
     assert fixed.players(None, "3", 2) == PairPlayers(Player("Ann Smyth", "123456"), BOB)
     assert fixed.players(None, "3", 5) == PairPlayers(ANN, CARL)
-    assert seating.names() == {"|3": [{"from": 1, "names": ["Ann Smith", "Bob Jones"]},
-                                      {"from": 4, "names": ["Ann Smith", "Carl Wu"]}]}
+    assert seating.names() == {"|3": [{"from": 1, "names": ["Ann Smith", "Bob Jones"], "ids": ["123456", "234567"]},
+                                      {"from": 4, "names": ["Ann Smith", "Carl Wu"], "ids": ["123456", "345678"]}]}
 
 
 def test_sections_keep_their_own_pairs() -> None:

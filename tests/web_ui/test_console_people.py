@@ -6,7 +6,9 @@ console file without the seating's table still opens."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from controller.records.people import PairPlayers, Player
 from tablectl.room.console import Console
+from tests.controller.test_room_results import DEAL
 from tests.web_ui.console_fake import PIN, console_settings
 from tests.web_ui.test_console_desk import ADDRESS, _played
 from tests.web_ui.test_console_results import SESSION
@@ -76,8 +79,8 @@ def test_pairs_named_and_a_substitute_from_round_three_show_on_the_room_and_answ
             "pair": "1", "from_round": 3, "seat": "second", "player": {"name": "Visitor Vic"}})
         assert r.status_code == 200, r.text
         names = c.get("/api/room").json()["names"]
-        assert names == {"|1": [{"from": 1, "names": ["Ann Smith", "Bob Jones"]},
-                                {"from": 3, "names": ["Ann Smith", "Visitor Vic"]}]}
+        assert names == {"|1": [{"from": 1, "names": ["Ann Smith", "Bob Jones"], "ids": ["123456", "234567"]},
+                                {"from": 3, "names": ["Ann Smith", "Visitor Vic"], "ids": ["123456", ""]}]}
         pairs = c.get("/api/desk/pairs").json()
         assert pairs["rounds"] == SESSION.rounds and {"section": "", "pair": "10"} in pairs["expected"]
         # the movement has no pair 11, nor a round 9; a substitute needs the pair named first
@@ -148,3 +151,35 @@ def test_a_late_pair_is_given_average_minus_its_opponents_average_plus_every_ent
         assert [e["reason"] for e in again.desk()["entries"]] == ["pair 7 came late"] * 3
     finally:
         again.store.close()
+
+
+def _played_again(console: Console) -> None:
+    """Board 1 at tables 1 to 3 in another club night (the tables' new sessions)."""
+    items = []
+    for table, score in (("1", -50), ("2", 400), ("3", 400)):
+        head = {"v": 1, "club": "club", "table": table, "session": f"thursday{table}", "at": 2000.0}
+        result = {**head, "seq": 1, "prev": 0, "number": 1, "deal": DEAL, "contract": "3NT", "declarer": "N",
+                  "tricks": 9 if score > 0 else 8, "result": "=" if score > 0 else "-1", "score_ns": score,
+                  "status": "played"}
+        items.append((f"bridge/club/table/{table}/result/1", json.dumps(result).encode(), time.time(), True))
+    console._take(items)
+
+
+def test_an_event_of_two_sessions_carries_each_partnership_over_whatever_its_pair_number(console: Console) -> None:
+    ann, bob = Player("Ann Smith", "123456"), Player("Bob Jones", "234567")
+    console.people.name_pair(None, "1", ann, bob)  # Monday: pair 1 (3NT= at table 1)
+    console.new_session()
+    monday = console.archives()[0]["name"]
+    _played_again(console)
+    console.people.name_pair(None, "2", bob, ann)  # Thursday: pair 2, the other way round
+    with _client(console) as c:
+        _login(c)
+        r = c.get("/api/desk/event", params={"session": [monday], "now": "true"})
+        assert r.status_code == 200, r.text
+        event = r.json()
+        assert event["sessions"] == [monday, "now"]
+        both = next(x for x in event["ranking"] if x["players"] == ["Ann Smith", "Bob Jones"])
+        assert both["played"] == 2 and {k: v["pair"] for k, v in both["sessions"].items()} == {monday: "1", "now": "2"}
+        assert c.get("/api/archive/" + monday).json()["names"]["|1"][0]["names"] == ["Ann Smith", "Bob Jones"]
+        assert c.get("/api/desk/event", params={"session": ["console-20200101-000000"]}).status_code == 404
+        assert c.get("/api/desk/event", params={"now": "false"}).status_code == 422
