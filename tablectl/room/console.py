@@ -108,6 +108,7 @@ class Console:
         self._boards = None if session is None else frozenset(
             n for _, movement in session.sections for n in movement.board_numbers)
         self.store = ConsoleStore(Path(data_dir) / "console.sqlite")
+        self.people = People(Path(data_dir), self.store.path, session)  # the roster and the pairs' names: the Roll
         self._wall = wall
         self._started = wall()
         self._queue: queue.SimpleQueue[tuple[str, bytes, float, bool] | None] = queue.SimpleQueue()
@@ -157,7 +158,6 @@ class Console:
         self._acks = {t: a for t in self._known() if (a := self.room.acknowledged(t)) is not None}
         self.desk_store = DeskStore(self.store.path)
         restore_desk(self.room.results, self.desk_store.load())
-        self.people = People(Path(data_dir), self.store.path, session)  # the roster and the pairs' names: the Roll
         self._client = room_client(address, f"bridge-{self.club}-console", clean_session=False)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
