@@ -109,14 +109,10 @@ def _member(cells: dict[str, str]) -> Member:
 
 
 def _header(row: list[str]) -> list[str] | None:
-    """The columns a header line names (None: the line is a member, not a header)."""
+    """The columns a header line names, a column it does not know left out (None: the line is a
+    member, not a header: it names no ``name`` column)."""
     words = [" ".join(cell.strip().casefold().replace("_", " ").split()) for cell in row]
-    columns = []
-    for word in words:
-        found = next((col for col, names in _HEADERS.items() if word in names or word.replace(" ", "_") in names), None)
-        if found is None and word:
-            return None
-        columns.append(found or "")
+    columns = [next((col for col, names in _HEADERS.items() if word in names), "") for word in words]
     return columns if "name" in columns else None
 
 

@@ -27,6 +27,11 @@ def test_a_roster_csv_with_a_header_gives_each_member_with_the_federation_number
     assert members[0].email == "ann@example.org" and members[2].club == "Hillside"
 
 
+def test_a_header_column_the_roster_does_not_know_is_left_out() -> None:
+    members = read_roster("Phone,Name,Federation number\n01234,Ann Smith,123456\n")
+    assert [m.player for m in members] == [ANN]
+
+
 def test_a_roster_csv_without_a_header_is_name_number_email_club_in_that_order() -> None:
     members = read_roster("\ufeffAnn  Smith , 123456\nBob Jones;x,234567,bob@example.org\n")
     assert [m.player for m in members] == [ANN, Player("Bob Jones;x", "234567")]
