@@ -20,8 +20,9 @@ HTTP contract (errors are ``{"detail": ...}``):
   (it closes when the table has applied one);
 - ``GET /api/settings``: ``{"players": {"travellers", "ranking"}, "ended", "over", "clock"}``;
   ``POST /api/settings/players {"travellers": bool, "ranking": "end"|"live"|"never"}``: what the
-  players see at their tables (``controller.room.players``); ``POST /api/session/end {"ended"}``:
-  the session is over (or not: within a minute the tables have seen nothing of it);
+  players see at their tables (``controller.room.players``); ``POST /api/session/end {"ended",
+  "confirm"}``: the session is over (ending needs ``"confirm": true``: the Director was asked), or
+  not (within a minute the tables have seen nothing of it);
   ``POST /api/boards/release {"board", "released"}``: a board shown to the players before every
   table has played it (``controller.room.release``); ``POST /api/clock/start {"round"}``: round N is called now, its
   clock runs (409 without the session); ``POST /api/clock/stop``;
@@ -143,6 +144,7 @@ class PlayersBody(BaseModel):
 class EndBody(BaseModel):
     model_config = {"extra": "forbid"}
     ended: bool = True
+    confirm: bool = Field(default=False, description="true: the Director was asked and said yes (needed to end)")
 
 
 class ReleaseBody(BaseModel):
@@ -311,6 +313,9 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
 
     @api.post("/session/end", summary="The session is over (ended: true) or not (false)")
     async def end_session(body: EndBody, _: Guarded) -> Json:
+        if body.ended and not body.confirm:
+            raise HTTPException(409, "Ending the session shows every table its final results: ask the Director, "
+                                     "then send confirm: true")
         return await act(console.end_session, body.ended)
 
     @api.post("/session/new", summary="Start a new session: the console empties, the old session is kept")

@@ -20,6 +20,25 @@ refuses (why, in plain words); the desk is unchanged either way.
 - ``POST /api/desk/undo {"entry", "by", "reason"}``: take an entry back (an entry itself).
 
 Each change answers the entry as made (``{"id", "kind", ...}``).
+
+Who plays (``controller.room.roster``), when the console keeps a roster (``console.people``):
+
+- ``GET /api/desk/roster``: ``{"members": [{"name", "federation_id", "email", "club"}]}``;
+- ``POST /api/desk/roster/import {"csv": "..."}``: the club's roster from a CSV file (name,
+  federation number, email, club): ``{"added", "updated", "members"}``; a file with a bad line is a
+  422 naming every bad line, and nothing is imported;
+- ``GET /api/desk/pairs``: ``{"pairs": [{"section", "pair", "seats": [{"from_round", "first",
+  "second"}]}], "expected": [{"section", "pair"}], "rounds"}``;
+- ``POST /api/desk/pairs {"section", "pair", "first": {"name", "federation_id"}, "second": ...}``:
+  the pair's players from the start (North then South, or East then West);
+- ``POST /api/desk/substitutes {"section", "pair", "from_round", "seat": "first"|"second",
+  "player": {"name", "federation_id"}}``: a substitute from that round on (the pair keeps its
+  number and its score);
+- ``POST /api/desk/absent {"section", "pair", "from_round", "to_round", "by", "reason"}``: a pair
+  late or gone for those rounds: average minus to it, average plus to its opponents on each board
+  it missed (Law 12C2), all the entries made or none;
+- ``GET /api/desk/event?session=<kept>&session=...&now=true``: an event of several sessions, each
+  partnership's results carried over (``controller.room.event``).
 """
 
 from __future__ import annotations
@@ -31,14 +50,17 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter, Depends, HTTPException, Query
 from pydantic import BaseModel, Field
 
 from controller.fieldscore.model import Artificial, Award
-from controller.room.adjustments import DeskEntry, DeskError, Played
+from controller.records.people import Player
+from controller.room.adjustments import DeskEntry, DeskError, Played, absent
 from controller.room.console import Room
+from controller.room.event import EventSession, carry_over
+from controller.room.roster import RosterError, player
 
-__all__ = ["DeskService", "desk_router"]
+__all__ = ["DeskService", "PeopleService", "desk_router"]
 
 Json = dict[str, Any]
 
@@ -77,6 +99,27 @@ class _OfRoom:
     def adjust(self, entry: DeskEntry) -> Json:
         with self.lock:
             return self.room.results.adjust(replace(entry, at=time.time())).as_json()
+
+    def absent(self, section: str | None, pair: str, rounds: range, by: str, reason: str) -> Json:
+        with self.lock:
+            made = absent(self.room.results, section, pair, rounds, by, reason, time.time())
+            return {"entries": [e.as_json() for e in made]}
+
+
+@runtime_checkable
+class PeopleService(Protocol):
+    """What the roster's routes need of the console's ``people`` (``tablectl.room.console_people.People``)."""
+
+    def roster_json(self) -> Json: ...
+
+    def import_roster(self, text: str) -> Json: ...
+
+    def pairs_json(self) -> Json: ...
+
+    def name_pair(self, section: str | None, pair: str, first: Player, second: Player) -> Json: ...
+
+    def substitute(self, section: str | None, pair: str, from_round: int, which: Literal["first", "second"],
+                   sub: Player) -> Json: ...
 
 
 def _service(console: object) -> DeskService:
@@ -134,6 +177,57 @@ class PenaltyBody(_AtTable):
 
     side: Literal["NS", "EW"]
     amount: float = Field(gt=0, le=100, description="a fraction of a top (matchpoints) or IMPs")
+
+
+class PlayerBody(BaseModel):
+    model_config = {"extra": "forbid"}
+    name: str = Field(min_length=1, max_length=60)
+    federation_id: str = Field(default="", max_length=20, description="the national federation's number")
+
+
+Section = Annotated[str, Field(default="", max_length=8, pattern=r"^[A-Za-z]{0,8}$")]
+Pair = Annotated[str, Field(pattern=r"^[A-Za-z0-9]{1,8}$", description="the pair's number")]
+
+
+class RosterBody(BaseModel):
+    """A roster CSV file's text."""
+
+    model_config = {"extra": "forbid"}
+    csv: str = Field(min_length=1, max_length=1_000_000)
+
+
+class PairBody(BaseModel):
+    """A pair's two players: North then South, or East then West."""
+
+    model_config = {"extra": "forbid"}
+    section: Section = ""
+    pair: Pair
+    first: PlayerBody
+    second: PlayerBody
+
+
+class SubstituteBody(BaseModel):
+    """A substitute for one of a pair's players from a round on."""
+
+    model_config = {"extra": "forbid"}
+    section: Section = ""
+    pair: Pair
+    from_round: int = Field(ge=1, le=200)
+    seat: Literal["first", "second"]
+    player: PlayerBody
+
+
+def _player(body: PlayerBody) -> Player:
+    return player(body.name, body.federation_id)
+
+
+class AbsentBody(_Entry):
+    """A pair late (or gone) for some rounds: A- to it, A+ to its opponents on the boards missed."""
+
+    section: Section = ""
+    pair: Pair
+    from_round: int = Field(ge=1, le=200)
+    to_round: int = Field(ge=1, le=200)
 
 
 class UndoBody(_Entry):
@@ -198,8 +292,93 @@ def desk_router(console: object, director: Callable[..., Any], guarded: Callable
     async def penalty(body: PenaltyBody) -> Json:
         return await make(_penalty, body)
 
+    @api.post("/absent", dependencies=changes,
+              summary="A pair late or gone for some rounds: A- to it, A+ to its opponents (Law 12C2)")
+    async def absent_pair(body: AbsentBody) -> Json:
+        do = getattr(service, "absent", None)
+        if do is None:
+            raise HTTPException(409, "this console offers no late or absent pair")
+        if body.to_round < body.from_round:
+            raise HTTPException(422, f"rounds {body.from_round}-{body.to_round}: the last round comes before the first")
+        try:
+            out: Json = await asyncio.to_thread(do, body.section or None, body.pair,
+                                                range(body.from_round, body.to_round + 1), body.by, body.reason)
+        except DeskError as exc:
+            raise HTTPException(409, str(exc)) from exc
+        return out
+
     @api.post("/undo", dependencies=changes, summary="Take an entry back (the undo is kept as an entry too)")
     async def undo(body: UndoBody) -> Json:
         return await make(_undo, body)
 
+    people = getattr(console, "people", None)
+    if isinstance(people, PeopleService):
+        _people_routes(api, people, changes, getattr(console, "people_changed", None))
+        _event_route(api, console, people)
     return api
+
+
+def _event_route(api: APIRouter, console: object, people: PeopleService) -> None:
+    """``GET /api/desk/event``: the sessions kept that the Director picks, and this one, added up."""
+    archived = getattr(console, "archived", None)
+    ranking = getattr(console, "ranking", None)
+    names = getattr(people, "names", None)
+
+    @api.get("/event", summary="An event of several sessions: each partnership's results carried over")
+    async def event(session: Annotated[list[str], Query(max_length=20)] = [],  # noqa: B006 (FastAPI's query list)
+                    now: bool = True) -> Json:
+        def gather() -> Json:
+            sessions = []
+            for name in session:
+                found = archived(name) if archived is not None else None
+                if found is None:
+                    raise HTTPException(404, f"no kept session {name!r}")
+                sessions.append(EventSession(name, found["report"]["ranking"], found.get("names") or {},
+                                             found["report"]["scoring"]))
+            if now and ranking is not None and names is not None:
+                report = ranking()
+                sessions.append(EventSession("now", report["ranking"], names(), report["scoring"]))
+            if not sessions:
+                raise HTTPException(422, "pick at least one session")
+            return carry_over(sessions)
+        return await asyncio.to_thread(gather)
+
+
+def _people_routes(api: APIRouter, people: PeopleService, changes: list[Any],
+                   changed: Callable[[], object] | None) -> None:
+    """The roster's and pairs' routes (module doc) on the desk's router."""
+
+    async def change(do: Callable[..., Json], *args: Any) -> Json:
+        try:
+            out = await asyncio.to_thread(do, *args)
+        except RosterError as exc:
+            raise HTTPException(422, str(exc)) from exc
+        if changed is not None:
+            await asyncio.to_thread(changed)
+        return out
+
+    @api.get("/roster", summary="The club's roster")
+    async def roster() -> Json:
+        return await asyncio.to_thread(people.roster_json)
+
+    @api.post("/roster/import", dependencies=changes,
+              summary="Import the roster from a CSV file (all of it, or nothing with every bad line named)")
+    async def import_roster(body: RosterBody) -> Json:
+        return await change(people.import_roster, body.csv)
+
+    @api.get("/pairs", summary="The session's pairs and who plays in each, round by round")
+    async def pairs() -> Json:
+        return await asyncio.to_thread(people.pairs_json)
+
+    @api.post("/pairs", dependencies=changes, summary="Name a pair's two players from the start")
+    async def name_pair(body: PairBody) -> Json:
+        def do() -> Json:
+            return people.name_pair(body.section or None, body.pair, _player(body.first), _player(body.second))
+        return await change(do)
+
+    @api.post("/substitutes", dependencies=changes,
+              summary="A substitute from a round on (the pair keeps its number and score)")
+    async def substitute(body: SubstituteBody) -> Json:
+        def do() -> Json:
+            return people.substitute(body.section or None, body.pair, body.from_round, body.seat, _player(body.player))
+        return await change(do)

@@ -15,6 +15,12 @@ history stays visible. Each entry is about one table's result on one board:
 - ``penalty``: a procedural penalty (Law 90) on one side: in matchpoints a fraction of a top,
   in IMP scoring IMPs; several add up.
 
+A pair that is **absent** for some rounds (it came late, or left early) is a set of artificial
+entries (``absent_entries``): on every board its table should have played with it in those
+rounds, average minus to the absent pair and average plus to its opponents, who were not at
+fault (Law 12C2; a club's usual ruling). A board the table has a result on is left alone (it was
+played), and so is a round where the pair meets the phantom (nobody plays there).
+
 An adjusted score (artificial or assigned) replaces the table's score; the later one wins, and
 taking it back brings back the one before it (or the table's own). ``Desk.entry(board, table,
 body)`` gives the result entry as it now stands, the scores follow from it
@@ -25,16 +31,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.cards import Card
 from controller.contract import Contract
 from controller.errors import BridgeTableError
 from controller.fieldscore.model import Artificial, Award, Result
+from controller.fieldscore.movement import Movement
 from controller.scoring import duplicate_score
 from controller.seats import Seat, Vulnerability, board_vulnerability
 
-__all__ = ["KINDS", "Desk", "DeskEntry", "DeskError", "Played", "result_of"]
+if TYPE_CHECKING:
+    from controller.room.results import RoomResults
+
+__all__ = ["KINDS", "Desk", "DeskEntry", "DeskError", "Played", "absent", "absent_entries", "result_of"]
 
 Json = dict[str, Any]
 
@@ -347,3 +357,54 @@ def result_of(label: str, ns: str, ew: str, section: str | None, body: Mapping[s
 def _float(value: object) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
 
+
+
+def absent_entries(movement: Movement, section: str, pair: str, rounds: range, by: str, reason: str,
+                   played: Mapping[tuple[str, str], bool]) -> list[DeskEntry]:
+    """The artificial entries for ``pair`` absent in ``rounds`` (module doc): for each board its
+    table should have played with it and has no result on (``played``: (board, table) -> True),
+    average minus to the pair, average plus to its opponents. ``section`` is the table names'
+    prefix (``""`` for a session of one section). DeskError for a pair the movement lacks, or
+    rounds outside it."""
+    if pair not in movement.participants:
+        raise DeskError(f"the movement has no pair {pair}")
+    if not rounds or rounds.start < 1 or rounds.stop - 1 > movement.rounds:
+        raise DeskError(f"rounds {rounds.start}-{rounds.stop - 1}: the movement has rounds 1-{movement.rounds}")
+    out = []
+    for s in movement.sittings:
+        if s.round not in rounds or pair not in (s.ns, s.ew) or s.sit_out:
+            continue
+        table = f"{section}{s.table}"
+        award = Artificial(Award.MINUS, Award.PLUS) if s.ns == pair else Artificial(Award.PLUS, Award.MINUS)
+        for board in movement.boards(s.board_set):
+            if not played.get((str(board), table)):
+                out.append(DeskEntry(0, "artificial", str(board), table, by, 0.0, reason, award=award))
+    return out
+
+
+def absent(results: RoomResults, section: str | None, pair: str, rounds: range, by: str, reason: str,
+           at: float) -> list[DeskEntry]:
+    """``pair`` late or gone for ``rounds``: ``absent_entries`` made on ``results``' desk at ``at``,
+    all or none; DeskError, the desk unchanged, without the session, for a section, pair or rounds
+    the movement lacks, or with nothing left to adjust."""
+    session = results.session
+    if session is None:
+        raise DeskError("a late or absent pair needs the Director's session (its movement)")
+    names = [name for name, _ in session.sections]
+    wanted = (section or "").strip().upper()
+    found = [name for name in names if name.upper() == wanted] or (names if len(names) == 1 and not wanted else [])
+    if not found:
+        raise DeskError(f"the session has no section {section!r}")
+    played = {(board, table): True for board, at_tables in results.results.items() for table in at_tables}
+    entries = absent_entries(session.movement(found[0]), found[0] if len(names) > 1 else "", pair, rounds, by,
+                             reason, played)
+    if not entries:
+        raise DeskError(f"pair {pair} has no board left to adjust in rounds {rounds.start}-{rounds.stop - 1} "
+                        "(each has a result, or the pair met the phantom)")
+    before = results.desk
+    try:
+        return [results.adjust(replace(e, at=at)) for e in entries]
+    except DeskError:
+        results.desk = before
+        results.scored_again()
+        raise

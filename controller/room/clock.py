@@ -3,7 +3,8 @@
 The Director starts the clock when he calls a round (``RoundClock.start(now, round)``): that
 round has the session's round time (``Session.minutes_per_round``, the move included), the
 next one starts when it is up, and so on to the last. He starts it again to call a round
-late or early; the rounds after it follow from there.
+late or early; the rounds after it follow from there. Calling a round ends the rounds before
+it (Law 8): a table still playing one of them is late from that moment.
 
 A table is *late* when the time of a round is up and it has not finished the boards the
 movement gives it up to that round (a sit-out round gives it none): ``late_tables``. Law 8
@@ -50,9 +51,13 @@ class RoundClock:
         return self.started is not None
 
     def ends(self, round_: int) -> float | None:
-        """When round ``round_``'s time is up (None: the clock is not running or it started later)."""
-        if self.started is None or round_ < self.first:
+        """When round ``round_``'s time is up (None: the clock is not running). A round before the
+        one the Director called ended when he called it (Law 8: the round ends when he calls the
+        move), early or not."""
+        if self.started is None or round_ < 1:
             return None
+        if round_ < self.first:
+            return self.started
         return self.started + (round_ - self.first + 1) * self.minutes * 60.0
 
     def round_at(self, now: float) -> int | None:
@@ -101,12 +106,14 @@ def late_tables(clock: RoundClock, now: float, played: Mapping[str, int],
                 due_by_round: Mapping[str, Mapping[int, int]]) -> list[Late]:
     """The tables late at ``now``: ``played`` is each table's boards finished, ``due_by_round``
     each table's boards it must have finished by the end of each round (the movement's). A table
-    is late for the first round whose time is up and whose boards it has not all finished."""
+    is late for the first round whose time is up and whose boards it has not all finished: a round
+    before the one the Director called is up since he called it (a round called early makes the
+    tables still playing the one before late at once)."""
     last_due = clock.due(now)
     out = []
     for table, due in due_by_round.items():
         done = played.get(table, 0)
-        for round_ in range(clock.first, last_due + 1):
+        for round_ in range(1, last_due + 1):
             need = due.get(round_, 0)
             ends = clock.ends(round_)
             if done < need and ends is not None:

@@ -445,7 +445,7 @@ class Room:
         if self.clock is None or not self.clock.running:
             return []
         played: dict[str, int] = {}
-        for board in self.results.results.values():
+        for board in self.results.scored().entries.values():  # a board the Director adjusted unplayed is done
             for table in board:
                 played[table] = played.get(table, 0) + 1
         for table, tile in self.tiles.items():

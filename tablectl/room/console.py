@@ -64,7 +64,8 @@ from controller.room.console import Call, Room, Stream
 from controller.room.players import PlayerSettings
 from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.commands import command
-from tablectl.room.console_desk import DeskStore, adjust_kept, desk_json, restore_desk
+from tablectl.room.console_desk import DeskStore, absent_kept, adjust_kept, desk_json, restore_desk
+from tablectl.room.console_people import People
 from tablectl.room.console_store import ConsoleStore, Message, Refusal, restore
 from tablectl.room.intake import Claims, Refused, Taken, foreign_console, prev_of, read_message
 from tablectl.room.link import COMMAND_LIMIT, iso, room_client
@@ -107,6 +108,7 @@ class Console:
         self._boards = None if session is None else frozenset(
             n for _, movement in session.sections for n in movement.board_numbers)
         self.store = ConsoleStore(Path(data_dir) / "console.sqlite")
+        self.people = People(Path(data_dir), self.store.path, session)  # the roster and the pairs' names: the Roll
         self._wall = wall
         self._started = wall()
         self._queue: queue.SimpleQueue[tuple[str, bytes, float, bool] | None] = queue.SimpleQueue()
@@ -200,6 +202,7 @@ class Console:
             kept = archive(path, self._wall())
             self.store = ConsoleStore(path)
             self.desk_store = DeskStore(path)  # the new session's desk: empty (the old one is in the archive)
+            self.people.reopen(path)  # the new session's pairs: none named yet (the roster stays)
             self.store.set("session_key", session_key(self.session))
             self.store.set("archived_streams", streams)
             self.store.set("players", old.players.as_json())
@@ -576,6 +579,7 @@ class Console:
                             "unreadable": self.unreadable, "error": self.store_error}
             out["conflicts"] = list(self.conflicts.values())
             out["other_console"] = self.other_console
+            out["names"] = self.people.names()
         out["connected"] = self._connected
         out["broker"] = self.broker()
         return out
@@ -685,6 +689,18 @@ class Console:
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the players' results
         self._notify()
         return made.as_json()
+
+    def absent(self, section: str | None, pair: str, rounds: range, by: str, reason: str) -> Json:
+        """A pair late or gone for ``rounds`` (``tablectl.room.console_desk.absent_kept``; DeskError:
+        nothing changed)."""
+        with self._lock:
+            made = absent_kept(self.room.results, self.desk_store, section, pair, rounds, by, reason, self._wall())
+        self.people_changed()
+        return {"entries": [e.as_json() for e in made]}
+
+    def people_changed(self) -> None:
+        """A pair named or a substitute seated: the pages show the names."""
+        self._changed_settings()
 
     def opened(self, table: str) -> None:
         with self._lock:

@@ -16,10 +16,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from controller.room.adjustments import Desk, DeskEntry, DeskError
+from controller.room.adjustments import Desk, DeskEntry, DeskError, absent
 from controller.room.results import RoomResults
 
-__all__ = ["DeskStore", "adjust_kept", "desk_json", "restore_desk"]
+__all__ = ["DeskStore", "absent_kept", "adjust_kept", "desk_json", "restore_desk"]
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,18 @@ class DeskStore:
         """Keep ``entry`` (sqlite3.Error when it cannot be written, or its id is taken)."""
         with contextlib.closing(self._connect()) as conn:
             conn.execute("INSERT INTO desk_entry VALUES (?, ?)", (entry.id, json.dumps(entry.as_json())))
+
+    def add_all(self, entries: list[DeskEntry]) -> None:
+        """Keep ``entries`` in one transaction: all or none (sqlite3.Error)."""
+        with contextlib.closing(self._connect()) as conn:
+            conn.execute("BEGIN")
+            try:
+                conn.executemany("INSERT INTO desk_entry VALUES (?, ?)",
+                                 [(e.id, json.dumps(e.as_json())) for e in entries])
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
 
     def load(self) -> list[DeskEntry]:
         """Every entry kept, in order; one that cannot be read ends the list (what follows it may
@@ -82,6 +94,21 @@ def adjust_kept(results: RoomResults, store: DeskStore, entry: DeskEntry, at: fl
         results.desk = before
         results.scored_again()
         raise DeskError(f"the entry could not be kept in the console's store ({exc}): nothing changed") from None
+    return made
+
+
+def absent_kept(results: RoomResults, store: DeskStore, section: str | None, pair: str, rounds: range,
+                by: str, reason: str, at: float) -> list[DeskEntry]:
+    """``pair`` late or gone for ``rounds`` (``controller.room.adjustments.absent``), every entry
+    kept or none; DeskError, the desk unchanged, when refused or not kept."""
+    before = results.desk
+    made = absent(results, section, pair, rounds, by, reason, at)
+    try:
+        store.add_all(made)
+    except sqlite3.Error as exc:
+        results.desk = before
+        results.scored_again()
+        raise DeskError(f"the entries could not be kept in the console's store ({exc}): nothing changed") from None
     return made
 
 

@@ -51,14 +51,15 @@ CREATE TABLE IF NOT EXISTS setting (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS refused (id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT, kind TEXT NOT NULL,
     session TEXT NOT NULL, seq INTEGER, reason TEXT NOT NULL, payload TEXT NOT NULL, received REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS desk_entry (id INTEGER PRIMARY KEY, payload TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS seat (id INTEGER PRIMARY KEY, payload TEXT NOT NULL);
 """
 _COLUMNS = {"message": ("table_id", "session", "seq", "kind", "payload", "received"),
             "state": ("table_id", "payload"), "mark": ("key", "state", "at"), "setting": ("key", "value"),
             "refused": ("id", "table_id", "kind", "session", "seq", "reason", "payload", "received"),
-            "desk_entry": ("id", "payload")}
+            "desk_entry": ("id", "payload"), "seat": ("id", "payload")}
 """The tables a damaged file's rows are salvaged from: the desk's entries (``tablectl.room.console_desk``)
-too, since no table holds them (the tables send their own outboxes again; the Director's
-corrections and adjusted scores exist only here)."""
+and the pairs' names (``seat``, ``tablectl.room.console_people``) too, since no table holds them (the
+tables send their own outboxes again; the Director's corrections, adjusted scores and names exist only here)."""
 
 Message = tuple[str, str, int, str, str, float]
 """(table, session, seq, kind, payload, received) of one outbox message."""

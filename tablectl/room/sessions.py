@@ -10,8 +10,9 @@ traveller, ranking or call of the old session shows, and each table's results pa
 empty one. The tables' outboxes of the old session are not taken again (the new store starts with
 what the old one had acknowledged of each table session, ``archived_streams``).
 
-``archives(dir)`` lists the kept sessions, ``read_archive(path, session)`` gives one's ranking
-and travellers (the console's pages: ``GET /api/archive``, ``GET /api/archive/{name}``).
+``archives(dir)`` lists the kept sessions, ``read_archive(path, session)`` gives one's ranking,
+travellers and pairs' names (the console's pages: ``GET /api/archive``, ``GET /api/archive/{name}``);
+an event of several sessions adds them up (``controller.room.event``, ``GET /api/desk/event``).
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ def archive_path(data_dir: Path, name: str) -> Path | None:
 def read_archive(path: Path, club: str, session: Session | None) -> Json:
     """A kept session's ranking and travellers, as its console had them (``session``: the
     Director's session file, when it is the same)."""
+    from tablectl.room.console_people import read_seating
     from tablectl.room.console_store import ConsoleStore
 
     store = ConsoleStore(path)
@@ -94,4 +96,5 @@ def read_archive(path: Path, club: str, session: Session | None) -> Json:
     for table, _session, _seq, kind, payload in messages:
         with contextlib.suppress(ValueError, TypeError, KeyError):
             room.receive(kind, table, json.loads(payload), 0.0)
-    return {"name": path.stem, "report": room.results.report(), "travellers": room.results.travellers()}
+    return {"name": path.stem, "report": room.results.report(), "travellers": room.results.travellers(),
+            "names": read_seating(path).names()}

@@ -74,3 +74,29 @@ def test_the_console_shows_the_round_clock_and_colours_a_late_table() -> None:
     assert colours["2"] == "late" and colours["1"] != "late"
     with pytest.raises(ValueError, match="needs the Director's session"):
         Room("club").start_round(T0, 1)
+
+
+def test_calling_the_next_round_early_makes_the_tables_still_playing_late_law_8() -> None:
+    """Law 8: the round ends when the Director calls the move; a table still on the round's boards
+    when he calls the next one early is late from that moment, not only when its time would be up."""
+    clock = RoundClock(15.0, 3).start(T0, 1)
+    due = {"1": {1: 2, 2: 4, 3: 6}, "2": {1: 2, 2: 4, 3: 6}}
+    played = {"1": 2, "2": 1}
+    assert late_tables(clock, T0 + 10 * 60, played, due) == []  # round 1's time is not up yet
+    early = clock.start(T0 + 10 * 60, 2)  # five minutes early
+    [late] = late_tables(early, T0 + 11 * 60, played, due)
+    assert (late.table, late.round, late.played, late.due, late.seconds) == ("2", 1, 1, 2, 60.0)
+    assert late_tables(early, T0 + 11 * 60, {"1": 2, "2": 2}, due) == []  # it has finished since
+    room = Room("club", session=MITCHELL_3)
+    movement = MITCHELL_3.movement()
+    first = {s.table: movement.boards(s.board_set) for s in movement.sittings if s.round == 1}
+    tables = Tables(room)
+    for table in (1, 2, 3):
+        tables.start(str(table), first[table][0], 0)
+        tables.result(str(table), first[table][0], 100)
+    tables.result("1", first[1][1], 100)
+    room.start_round(T0, 1)
+    room.start_round(T0 + 5 * 60, 2)  # called ten minutes early
+    snap = room.snapshot(T0 + 5 * 60 + 20)
+    assert [(x["table"], x["round"], x["late_by"]) for x in snap["late"]] == [("2", 1, 20.0), ("3", 1, 20.0)]
+    assert {t["table"]: t["colour"] for t in snap["tiles"]}["2"] == "late"

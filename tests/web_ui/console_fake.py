@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from controller.fieldscore.session import Session
@@ -25,6 +26,7 @@ from controller.room.messages import SCHEMA, room_rows, table_state
 from controller.room.players import PlayerSettings
 from controller.table import TableState, step
 from controller.views import arbiter_view, claim_help_view
+from tablectl.room.console_people import People
 from web_ui.console import ConsoleSettings
 
 __all__ = ["CLUB", "PIN", "FakeConsole", "Sent", "console_settings"]
@@ -54,8 +56,10 @@ class FakeConsole:
     """The console (module doc): a ``Room`` fed by hand, commands recorded, replies decided by the test."""
 
     def __init__(self, wall: float = 1_764_086_400.0, boards_per_round: int = 3,
-                 session: Session | None = None) -> None:
+                 session: Session | None = None, data_dir: Path | None = None) -> None:
         self.room = Room(CLUB, session=session)
+        self.people = People(data_dir, None if data_dir is None else data_dir / "console.sqlite", session)
+        """The roster (``data_dir``'s ``roster.sqlite``, or in memory) and the pairs' names."""
         self.wall = wall
         self.boards_per_round = boards_per_round
         self.tables: dict[str, TableState] = {}
@@ -115,7 +119,10 @@ class FakeConsole:
 
     def snapshot(self) -> Json:
         with self._lock:
-            return self.room.snapshot(self.wall)
+            return {**self.room.snapshot(self.wall), "names": self.people.names()}
+
+    def people_changed(self) -> None:
+        self._emit({"kind": "changed"})
 
     def view(self, table: str) -> Json | None:
         with self._lock:

@@ -17,7 +17,7 @@ from web_ui.console import create_console_app
 DEFAULT = {"travellers": True, "ranking": "end"}
 CHANGES: list[tuple[str, dict[str, Any]]] = [
     ("/api/settings/players", {"travellers": False, "ranking": "live"}),
-    ("/api/session/end", {"ended": True}),
+    ("/api/session/end", {"ended": True, "confirm": True}),
     ("/api/clock/start", {"round": 2}),
     ("/api/clock/stop", {}),
 ]
@@ -64,11 +64,13 @@ def test_the_director_sets_what_the_players_see_and_ends_the_session(client: Tes
     assert client.post("/api/settings/players", json={"travellers": True, "ranking": "soon"},
                        headers=csrf).status_code == 422
     r = client.post("/api/session/end", json={"ended": True}, headers=csrf)
+    assert r.status_code == 409 and "confirm" in r.json()["detail"] and fake.room.ended is False  # not asked
+    r = client.post("/api/session/end", json={"ended": True, "confirm": True}, headers=csrf)
     assert r.json()["ended"] is True and r.json()["over"] is False  # a minute to take it back first
     room = client.get("/api/room").json()
     assert room["ended"] is True and room["undo_left"] == 60.0
     assert client.post("/api/session/end", json={"ended": False}, headers=csrf).json()["ended"] is False
-    client.post("/api/session/end", json={"ended": True}, headers=csrf)
+    client.post("/api/session/end", json={"ended": True, "confirm": True}, headers=csrf)
     fake.advance(61)
     room = client.get("/api/room").json()
     assert room["over"] is True and room["undo_left"] is None

@@ -286,6 +286,7 @@ function travellerNode(traveller) {
       .filter(Boolean);
     table.append(el("tr", { "data-table": r.table, class: marks.length ? "marked" : null },
       el("td", {}, r.table, pairs ? el("small", { class: "pairs" }, pairs) : null,
+        pairs && s.ns ? [pairNames(s.section, s.ns, s.round), pairNames(s.section, s.ew, s.round)] : null,
         marks.length ? el("small", { class: "finding" }, marks.join(", ")) : null),
       el("td", {}, r.contract && r.contract !== "Pass" ? contractNode(r.contract) : "\u2014"),
       el("td", {}, r.declarer || ""),
@@ -302,6 +303,13 @@ function travellerNode(traveller) {
 function pairWords(r) {
   const teams = room.scores && room.scores.scoring === "Teams";
   return (teams ? "" : "Pair ") + (r.section ? r.section + " " : "") + r.pair;
+}
+
+// the players the Director named for a pair (console.desk.js), in round `round` (none given: now)
+function pairNames(section, pair, round) {
+  const seats = (room.names || {})[(section || "").toUpperCase() + "|" + pair] || [];
+  const now = seats.filter((s) => !round || s.from <= round).pop();
+  return now ? el("small", { class: "pair-names" }, now.names.join(" & ")) : null;
 }
 
 function rankingValue(r) {
@@ -341,7 +349,7 @@ function renderRanking() {
         el("button", { type: "button", class: "rank-row" + (open ? " open" : ""), "aria-expanded": open ? "true" : "false",
           onclick: () => { openPair = open ? null : { pair: r.pair, section: r.section || null }; renderRanking(); } },
         el("span", { class: "rank-place" }, r.place || "\u2013"),
-        el("span", { class: "rank-pair" }, pairWords(r)),
+        el("span", { class: "rank-pair" }, pairWords(r), pairNames(r.section, r.pair)),
         el("span", { class: "rank-value" }, rankingValue(r)),
         el("span", { class: "rank-boards" }, r.boards + (r.boards === 1 ? " board" : " boards"))),
         open ? scorecardNode(r) : null);
@@ -367,7 +375,7 @@ function scorecardNode(standing) {
   const rounds = rows.some((x) => x.round);
   const mp = pointsUnit() === "MP";
   const card = el("table", { class: "scorecard", "data-pair": standing.pair },
-    el("caption", {}, pairWords(standing), standing.direction ? " \u00b7 " + FIELD_WORD[standing.direction] : null,
+    el("caption", {}, pairWords(standing), pairNames(standing.section, standing.pair), standing.direction ? " \u00b7 " + FIELD_WORD[standing.direction] : null,
       standing.place ? " \u00b7 " + standing.place : null, " \u00b7 " + rankingValue(standing)),
     el("tr", {}, [rounds ? "Rd" : null, "Bd", "v", "Contract", "Result", "Score", pointsUnit()].filter(Boolean)
       .map((h) => el("th", {}, h))));
@@ -377,7 +385,8 @@ function scorecardNode(standing) {
     card.append(el("tr", { "data-board": x.board },
       rounds ? el("td", {}, x.round ?? "") : null,
       el("td", {}, x.board, marks.length ? el("small", { class: "finding" }, marks.join(", ")) : null),
-      el("td", {}, x.opponents, standing.direction ? null : el("small", {}, x.ns ? "as NS" : "as EW")),
+      el("td", {}, x.opponents, standing.direction ? null : el("small", {}, x.ns ? "as NS" : "as EW"),
+        pairNames(standing.section, x.opponents, x.round)),
       el("td", {}, x.r.contract && x.r.contract !== "Pass" ? [contractNode(x.r.contract), " ", x.r.declarer || ""] : "\u2014"),
       el("td", {}, resultText(x.r)),
       el("td", { class: "score" }, x.score ?? ""),

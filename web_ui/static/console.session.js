@@ -1,7 +1,8 @@
 // The console's session panel (needs common.js and console.js): the round clock (the Director calls
 // a round, its time runs down from the session's round time), the tables late for a round whose
 // time is up, and what the players see at their tables (travellers of the boards they have played:
-// on or off; the ranking at the end of the session, live, or never), with the session's end.
+// on or off; the ranking at the end of the session, live, or never), with the session's end; the
+// sessions kept, each one's ranking, and an event's totals over the ones ticked and this one.
 "use strict";
 
 const RANKING_WORD = { end: "at the end of the session", live: "as it stands, all along", never: "never" };
@@ -96,9 +97,31 @@ function keptNodes() {
 async function loadKept() {
   try {
     const kept = await api("GET", "/api/archive");
-    keptShown = kept.length ? el("ul", { class: "kept-list" }, kept.map((k) => el("li", { "data-name": k.name },
+    keptShown = kept.length ? [el("ul", { class: "kept-list" }, kept.map((k) => el("li", { "data-name": k.name },
+      el("input", { type: "checkbox", class: "event-pick", value: k.name, "aria-label": "in the event" }),
       el("button", { type: "button", class: "link", onclick: () => showKept(k.name) },
-        "Session kept " + new Date(k.kept * 1000).toLocaleString())))) : el("p", { class: "muted" }, "None kept yet");
+        "Session kept " + new Date(k.kept * 1000).toLocaleString())))),
+    el("button", { type: "button", class: "secondary", id: "event-totals", onclick: showEvent },
+      "Event totals: the ticked sessions and this one")] : el("p", { class: "muted" }, "None kept yet");
+  } catch (err) {
+    keptShown = el("p", { class: "error" }, err.message);
+  }
+  replaceChildren("kept-list", keptShown);
+}
+
+// an event of several sessions: each partnership (its players, whatever its pair number) carried over
+async function showEvent() {
+  const picked = [...document.querySelectorAll(".event-pick:checked")].map((x) => x.value);
+  const query = picked.map((n) => "session=" + encodeURIComponent(n)).join("&");
+  try {
+    const event = await api("GET", "/api/desk/event?" + query + (query ? "&" : "") + "now=true");
+    keptShown = [el("p", {}, el("b", {}, "Event totals"), " \u00b7 " + event.sessions.length + " sessions"),
+      el("ol", { class: "ranking-list", id: "event-ranking" }, event.ranking.map((r) => el("li", {},
+        el("span", { class: "rank-place" }, r.place),
+        " " + (r.players ? r.players.join(" & ") : "Pair " + Object.values(r.sessions)[0].pair + " (not named)") + " ",
+        el("span", { class: "rank-value" }, r.percent !== null ? r.percent.toFixed(2) + "%" : points(r.total)),
+        el("small", { class: "muted" }, " " + r.played + " of " + event.sessions.length + " sessions")))),
+      el("button", { type: "button", class: "link", onclick: loadKept }, "All kept sessions")];
   } catch (err) {
     keptShown = el("p", { class: "error" }, err.message);
   }
@@ -112,6 +135,7 @@ async function showKept(name) {
     keptShown = [el("p", {}, el("b", {}, kept.report.name), " \u00b7 " + kept.travellers.length + " boards"),
       ranking.length ? el("ol", { class: "ranking-list", id: "kept-ranking" }, ranking.map((r) => el("li", { "data-pair": r.pair },
         el("span", { class: "rank-place" }, r.place || "\u2013"), " Pair " + (r.section ? r.section + " " : "") + r.pair + " ",
+        keptNames(kept.names, r),
         el("span", { class: "rank-value" }, r.percent !== null && r.percent !== undefined ? r.percent.toFixed(2) + "%" : points(r.total)))))
         : el("p", { class: "muted" }, "No result in that session"),
       el("button", { type: "button", class: "link", onclick: loadKept }, "All kept sessions")];
@@ -119,6 +143,11 @@ async function showKept(name) {
     keptShown = el("p", { class: "error" }, err.message);
   }
   replaceChildren("kept-list", keptShown);
+}
+
+function keptNames(names, r) {
+  const seats = (names || {})[(r.section || "").toUpperCase() + "|" + r.pair];
+  return seats && seats.length ? seats[0].names.join(" & ") + " " : null;
 }
 
 // "End the session": asked again, then a minute to take it back before the tables see it
@@ -133,7 +162,7 @@ function endNodes() {
   const end = () => {
     if (!window.confirm("End the session? Every table will show the final results (and the ranking, if you chose so). "
       + "You can undo it within a minute.")) return;
-    sessionAct("/api/session/end", { ended: true }, "End the session");
+    sessionAct("/api/session/end", { ended: true, confirm: true }, "End the session");
   };
   return el("div", {}, room.over && !ended ? el("span", { class: "muted" }, "Every table has played all its boards. ") : null,
     el("button", { type: "button", id: "session-end", class: ended ? "secondary" : null,
