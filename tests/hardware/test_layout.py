@@ -26,7 +26,8 @@ def kicad_python() -> Path:
                                                   capture_output=True, timeout=60).returncode == 0
     if not has:
         if os.environ.get("CI"):
-            pytest.fail(f"CI is set but {KICAD_PYTHON} cannot import pcbnew: `make test` installs kicad (hardware-tools)")
+            pytest.fail(f"CI is set but {KICAD_PYTHON} cannot import pcbnew: `make test` installs kicad "
+                        "(hardware-tools)")
         pytest.skip("KiCad's pcbnew is not installed: run `make kicad` (or `make hardware`)")
     return KICAD_PYTHON
 
@@ -88,14 +89,14 @@ def test_parts_placed_over_each_other_fail_the_design_rule_check(kicad_python: P
     work = tmp_path / "electronics"
     work.mkdir()
     src = (ELECTRONICS / "layout.py").read_text(encoding="utf-8")
-    broken = src.replace('    fps["U1"].SetPosition(pt(26.5, h / 2))', '    fps["U1"].SetPosition(pt(26.5, h / 2 - 12.0))')
+    broken = src.replace('fps["U1"].SetPosition(pt(26.5, h / 2))', 'fps["U1"].SetPosition(pt(26.5, h / 2 - 12.0))')
     assert broken != src
     (work / "layout.py").write_text(broken.replace("ROOT = HERE.parents[1]", f"ROOT = Path({str(ROOT)!r})"),
                                     encoding="utf-8")
     for name in ("circuits.py", "antenna.py"):
         text = (ELECTRONICS / name).read_text(encoding="utf-8")
-        (work / name).write_text(text.replace("ROOT = Path(__file__).resolve().parents[2]", f"ROOT = Path({str(ROOT)!r})"),
-                                 encoding="utf-8")
+        text = text.replace("ROOT = Path(__file__).resolve().parents[2]", f"ROOT = Path({str(ROOT)!r})")
+        (work / name).write_text(text, encoding="utf-8")
     done = subprocess.run([str(kicad_python), str(work / "layout.py"), "--out", str(tmp_path / "out")],
                           capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert done.returncode == 1
