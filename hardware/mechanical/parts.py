@@ -57,7 +57,9 @@ def load(path: Path = TOML) -> Source:
     with path.open("rb") as f:
         raw = tomllib.load(f)
     rack = magnetics.load(path)
-    return Source(raw, rack, magnetics.derive_pitch(rack).pitch)
+    src = Source(raw, rack, magnetics.derive_pitch(rack).pitch)
+    pocket_depth(src)          # refuses a table a reader cannot read through
+    return src
 
 
 def box(x0: float, y0: float, z0: float, x1: float, y1: float, z1: float) -> Part:

@@ -71,7 +71,7 @@ def test_the_case_is_sized_from_the_board(cad_python: Path, tmp_path: Path) -> N
     assert "Seat unit case: 96.0 x 66.0 x" in done.stdout and "for a 90 x 60 mm board" in done.stdout
 
 
-def test_a_table_top_too_thick_to_read_through_is_routed_and_a_bad_leave_refused(cad_python: Path,
+def test_a_pocket_leaving_more_wood_than_a_reader_reads_through_is_refused(cad_python: Path,
                                                                                    tmp_path: Path) -> None:
     toml = _with(tmp_path, "leave_over_antenna = 6.0", "leave_over_antenna = 8.0")
     done = _build(cad_python, tmp_path / "out", "--toml", str(toml), "--no-export")
