@@ -250,12 +250,33 @@ def case_base(src: Source) -> Part:
     for x0, x1 in ((-tab, 0.0), (ow, ow + tab)):
         body += box(x0, od / 2 - tab / 2, 0, x1, od / 2 + tab / 2, 3)
         body -= Pos((x0 + x1) / 2, od / 2, 1.5) * Cylinder(2.2, 4)
-    # the cables: the bidding box's ribbon and the readers' wires on the far side, USB on the near side
     zb = wall + e["standoff"] + b["thickness"]
-    body -= box(ow - wall - 0.1, od / 2 - 12, zb, ow + 0.1, od / 2 + 12, zb + 10)    # ribbon 14-way, 2x7 plug
-    body -= box(-0.1, od / 2 - 6, zb, wall + 0.1, od / 2 + 6, zb + 8)                # micro-USB plug
-    body -= box(ow / 2 - 15, od - wall - 0.1, zb, ow / 2 + 15, od + 0.1, zb + 8)     # readers, pad board, button
+    for name, (side, _, height) in OPENINGS.items():
+        lo, hi = opening_span(src, name)
+        x, y = board_origin(src)[:2]
+        if side == "left":
+            body -= box(-0.1, y + lo, zb, wall + 0.1, y + hi, zb + height)
+        elif side == "right":
+            body -= box(ow - wall - 0.1, y + lo, zb, ow + 0.1, y + hi, zb + height)
+        else:
+            body -= box(x + lo, od - wall - 0.1, zb, x + hi, od + 0.1, zb + height)
     return body
+
+
+# The case's openings, each centred on its side: (side, width, height above the board). The board's
+# layout (hardware/electronics/layout.py) puts the Pico's USB end on the left edge and J1 on the right,
+# the readers', pad board's and button's connectors along the far edge; test_layout.py checks they meet.
+OPENINGS = {"usb": ("left", 12.0, 8.0),          # the micro-USB plug
+            "ribbon": ("right", 24.0, 10.0),     # the bidding box's 14-way ribbon and its 2x7 plug
+            "cables": ("far", 30.0, 8.0)}        # readers, pad board, button
+
+
+def opening_span(src: Source, name: str) -> tuple[float, float]:
+    """Where an opening lies along its side, in the board's coordinates (mm from its corner at the case's origin)."""
+    side, width, _ = OPENINGS[name]
+    b = src["seat_unit_board"]
+    centre = b["width"] / 2 if side == "far" else b["height"] / 2
+    return centre - width / 2, centre + width / 2
 
 
 def case_lid(src: Source) -> Part:

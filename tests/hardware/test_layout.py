@@ -7,6 +7,7 @@ hardware-tools installs it when CI is set). Elsewhere, without it, these tests s
 from __future__ import annotations
 
 import csv
+import json
 import os
 import re
 import subprocess
@@ -101,3 +102,29 @@ def test_parts_placed_over_each_other_fail_the_design_rule_check(kicad_python: P
                           capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert done.returncode == 1
     assert re.search(r"seat-unit: [1-9]\d* design-rule violations", done.stderr), done.stderr[-2000:]
+
+
+def test_the_picos_usb_and_the_connectors_meet_the_cases_openings(boards: Path) -> None:
+    """The board's layout and the printed case agree: the case's openings (parts.OPENINGS) against pos.csv."""
+    cad_python = ROOT / ".cache" / "cad-venv" / "bin" / "python"
+    if not cad_python.exists():
+        if os.environ.get("CI"):
+            pytest.fail("CI is set but .cache/cad-venv is missing: `make test` installs it (hardware-tools)")
+        pytest.skip("build123d is not installed: run `make hardware-tools`")
+    probe = ("import sys, json; sys.path.insert(0, sys.argv[1]); import parts; src = parts.load()\n"
+             "print(json.dumps({n: parts.opening_span(src, n) for n in parts.OPENINGS} | "
+             "{'board': [src['seat_unit_board']['width'], src['seat_unit_board']['height']]}))")
+    done = subprocess.run([str(cad_python), "-c", probe, str(ROOT / "hardware" / "mechanical")], capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    case = json.loads(done.stdout)
+    w, h = case["board"]
+    pos = {row["Ref"]: (float(row["PosX"]), -float(row["PosY"]))      # the position file counts y upwards
+           for row in csv.DictReader((boards / "seat-unit-pos.csv").read_text(encoding="utf-8").splitlines())}
+    pico_x, pico_y = pos["U1"]
+    assert pico_x - 25.5 <= 1.5, "the Pico's USB end is not at the board's left edge"
+    assert case["usb"][0] + 4 <= pico_y <= case["usb"][1] - 4         # the micro-USB plug (8 mm) passes
+    j1_x, j1_y = pos["J1"]
+    assert j1_x >= w - 12 and case["ribbon"][0] <= j1_y <= case["ribbon"][1]
+    for ref in ("J2", "J3", "J5"):
+        assert pos[ref][1] >= h / 2, f"{ref} is not on the far half, by the case's cable opening"
