@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup lock browser mosquitto run run-table test lint bench diagrams screenshots clean hardware hardware-tools pi-check
+.PHONY: setup lock browser mosquitto run run-table test lint bench diagrams screenshots clean hardware hardware-tools kicad pi-check
 
 # Exactly the versions of requirements.lock (pip and setuptools included), then the project
 # itself without resolving anything: the same environment whatever the day.
@@ -80,22 +80,44 @@ clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
 
 # -- hardware (hardware/README.md) ---------------------------------------------------------------
-# The EDA tools live in their own venv: SKiDL pulls in a circuit simulator and plotting the table
-# never needs. `make test` installs them under CI only (elsewhere their tests skip, saying so).
+# The EDA and CAD tools live in their own venvs: SKiDL pulls in a circuit simulator and plotting,
+# build123d the OpenCASCADE kernel (about 1 GB), which the table never needs; KiCad's pcbnew is
+# Debian's (`apt install kicad`, for the system python3). `make test` installs them under CI only
+# (elsewhere their tests skip, saying so); once in .cache/ (and KiCad installed) nothing is fetched.
 HW_VENV := .cache/hw-venv
 HW_STAMP := $(HW_VENV)/.installed
+CAD_VENV := .cache/cad-venv
+CAD_STAMP := $(CAD_VENV)/.installed
+KICAD_PYTHON ?= /usr/bin/python3
 $(HW_STAMP): hardware/electronics/requirements.txt
 	$(PYTHON) -m venv $(HW_VENV)
 	$(HW_VENV)/bin/python -m pip install --quiet -r hardware/electronics/requirements.txt
 	touch $(HW_STAMP)
 
-hardware-tools: $(HW_STAMP)
+$(CAD_STAMP): hardware/mechanical/requirements.txt
+	$(PYTHON) -m venv $(CAD_VENV)
+	$(CAD_VENV)/bin/python -m pip install --quiet -r hardware/mechanical/requirements.txt
+	touch $(CAD_STAMP)
 
-# The boards' netlists through SKiDL's electrical rule check, KiCad netlists, BOMs and the antenna
-# figures and the cloth's zone artwork (real size) in hardware/build/, the cost of a table from
-# hardware/bom/, and the drawings checked.
+kicad:
+	@if ! $(KICAD_PYTHON) -c 'import pcbnew' 2>/dev/null; then \
+	  echo "installing Debian's kicad (pcbnew) and its footprints for the boards' layout"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
+	    --no-install-recommends kicad kicad-footprints >/dev/null \
+	    || echo "could not install kicad: the boards' layout and Gerbers cannot be made"; \
+	fi
+
+hardware-tools: $(HW_STAMP) $(CAD_STAMP) kicad
+
+# Into hardware/build/: the boards' netlists through SKiDL's electrical rule check, KiCad netlists,
+# BOMs and the antenna figures; the boards laid out in KiCad with their Gerbers, drill, position
+# files and design-rule check; the printed and cut parts (STL, STEP, DXF) and their fit check; the
+# cloth's zone artwork at real size. Then the cost of a table from hardware/bom/, and the drawings checked.
 hardware: setup hardware-tools
 	$(HW_VENV)/bin/python hardware/electronics/build.py --out hardware/build
+	$(KICAD_PYTHON) hardware/electronics/layout.py --out hardware/build/boards
+	$(CAD_VENV)/bin/python hardware/mechanical/build.py --out hardware/build/mechanical
 	$(PY) hardware/diagrams/cloth.py --out hardware/build/cloth-zones.svg
 	$(PY) hardware/bom/cost.py
 	$(PY) hardware/diagrams/make_diagrams.py --check

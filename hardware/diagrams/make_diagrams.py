@@ -662,7 +662,7 @@ def draw_bidding_box(src: dict[str, Any]) -> str:
              size=13, colour=PWR)
     pitch = rack["gap"] + rack["wall"]
     order = [s for s in SLOTS if s[0].isdigit()]
-    lanes = ("C", "D", "H", "S", "NT")
+    lanes = tuple(rack["lane_order"])     # left to right; hardware/mechanical/magnetics.py says why
 
     # A. side section of the bid rack, front at the left (scale 6 px/mm)
     s = 6.0
@@ -736,8 +736,8 @@ def draw_bidding_box(src: dict[str, Any]) -> str:
         svg.text(lx + lane_w * s2 / 2, by + 20, lane, size=13, anchor="middle", bold=True)
     svg.text(bx + inner * s2 / 2, by + 60, "the card of slot 1H:", size=12, anchor="middle", colour=NOTE)
     svg.text(bx + inner * s2 / 2, by + 76, "its magnet in lane H", size=12, anchor="middle", colour=NOTE)
-    # the magnet of 1H, lane 2, and its reed under the floor
-    lane_k = 2
+    # the magnet of 1H, in lane H, and its reed under the floor
+    lane_k = lanes.index("H")
     mcx = bx + (rack["clearance"] + (lane_k + 0.5) * lane_w) * s2
     mag_len = rack["magnet_length"] * s2
     mag_y = base - (rack["magnet_above_foot"] + rack["magnet_diameter"]) * s2
@@ -767,8 +767,8 @@ def draw_bidding_box(src: dict[str, Any]) -> str:
         "(centre from the card's left edge):",
         *[f"{lane:>2}: {(k + 0.5) * lane_w:5.1f}" for k, lane in enumerate(lanes)],
         "",
-        "Neighbouring slots are in",
-        "different lanes; the same lane",
+        "Neighbouring slots are two",
+        "lanes apart; the same lane",
         f"repeats every 5 slots ({5 * pitch:g} mm).",
     ], size=12, bold_first=True)
 

@@ -6,6 +6,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-for folder in ("hardware/electronics", "hardware/bom", "hardware/diagrams"):
+for folder in ("hardware/electronics", "hardware/bom", "hardware/diagrams", "hardware/mechanical"):
     if str(ROOT / folder) not in sys.path:
         sys.path.insert(0, str(ROOT / folder))

@@ -1,0 +1,130 @@
+"""`make hardware`'s boards in KiCad: laid out from the netlists, design-rule checked, plotted for a fab.
+
+KiCad's pcbnew module is Debian's (the system python3, `apt install kicad`: the Makefile's
+hardware-tools installs it when CI is set). Elsewhere, without it, these tests skip and say so.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+KICAD_PYTHON = Path(os.environ.get("KICAD_PYTHON", "/usr/bin/python3"))
+LAYOUT = ROOT / "hardware" / "electronics" / "layout.py"
+ELECTRONICS = ROOT / "hardware" / "electronics"
+
+
+@pytest.fixture(scope="module")
+def kicad_python() -> Path:
+    has = KICAD_PYTHON.exists() and subprocess.run([str(KICAD_PYTHON), "-c", "import pcbnew"],
+                                                  capture_output=True, timeout=60).returncode == 0
+    if not has:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set but {KICAD_PYTHON} cannot import pcbnew: `make test` installs kicad "
+                        "(hardware-tools)")
+        pytest.skip("KiCad's pcbnew is not installed: run `make kicad` (or `make hardware`)")
+    return KICAD_PYTHON
+
+
+@pytest.fixture(scope="module")
+def boards(kicad_python: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("boards")
+    done = subprocess.run([str(kicad_python), str(LAYOUT), "--out", str(out)], capture_output=True, text=True,
+                          timeout=600, cwd=ROOT)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return out
+
+
+def test_both_boards_pass_kicads_design_rule_check(boards: Path) -> None:
+    summary = (boards / "layout.txt").read_text(encoding="utf-8")
+    assert re.search(r"seat-unit: 80 x 60 mm, \d+ footprints, 36 nets; DRC 0 violations", summary), summary
+    assert re.search(r"pad-board: \d+ x \d+ mm, \d+ footprints, 111 nets; DRC 0 violations", summary), summary
+    for name in ("seat-unit", "pad-board"):
+        report = (boards / f"drc-{name}.rpt").read_text(encoding="utf-8")
+        assert "Severity: error" not in re.sub(r"\[unconnected_items\][^\[]*", "", report)
+
+
+def test_the_fab_gets_gerbers_drill_position_and_bom_files(boards: Path) -> None:
+    for name in ("seat-unit", "pad-board"):
+        gerbers = boards / f"{name}-gerbers"
+        for layer in ("F_Cu", "B_Cu", "F_Mask", "B_Mask", "F_SilkS", "Edge_Cuts"):
+            text = (gerbers / f"{name}-{layer}.gbr").read_text(encoding="utf-8")
+            assert "%FSLAX" in text and text.rstrip().endswith("M02*")
+        assert (gerbers / f"{name}-PTH.drl").read_text(encoding="utf-8").startswith("M48")
+        pos = list(csv.DictReader((boards / f"{name}-pos.csv").read_text(encoding="utf-8").splitlines()))
+        assert pos and {"Ref", "PosX", "PosY", "Rot", "Side"} <= set(pos[0])
+        bom = list(csv.DictReader((boards / f"{name}-fab-bom.csv").read_text(encoding="utf-8").splitlines()))
+        assert bom and all(row["MPN"] for row in bom)
+        assert (boards / f"{name}.dsn").read_text(encoding="utf-8").startswith("(pcb")
+
+
+def test_every_pad_of_the_board_is_on_the_firmware_pin_maps_net(boards: Path, kicad_python: Path) -> None:
+    """Read the saved board back: the Pico's GPIO pads carry the nets board.py gives them (via circuits.py)."""
+    probe = (
+        "import sys; sys.path[:0] = [sys.argv[2], sys.argv[3]]\n"
+        "import pcbnew\n"
+        "from firmware_bridge.firmware.seatfw import board as fw\n"
+        "b = pcbnew.LoadBoard(sys.argv[1])\n"
+        "u1 = b.FindFootprintByReference('U1')\n"
+        "nets = {p.GetNumber(): p.GetNetname() for p in u1.Pads()}\n"
+        "import tomllib\n"
+        "names = tomllib.load(open(sys.argv[3] + '/../diagrams/diagrams.toml', 'rb'))['pico']['pins']\n"
+        "pin = {n: str(i) for i, n in enumerate(names, start=1)}\n"
+        "print(nets[pin[f'GP{fw.ROW_PINS[0]}']], nets[pin[f'GP{fw.PAD_LATCH_PIN}']], nets[pin[f'GP{fw.BUTTON_PIN}']])\n"
+    )
+    done = subprocess.run([str(kicad_python), "-c", probe, str(boards / "seat-unit.kicad_pcb"), str(ROOT),
+                           str(ELECTRONICS)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["ROW0", "PAD_LATCH", "BUTTON"]
+
+
+def test_parts_placed_over_each_other_fail_the_design_rule_check(kicad_python: Path, tmp_path: Path) -> None:
+    """The check can fail: a copy of layout.py that moves the Pico down onto the small parts (courtyards, holes)."""
+    work = tmp_path / "electronics"
+    work.mkdir()
+    src = (ELECTRONICS / "layout.py").read_text(encoding="utf-8")
+    broken = src.replace('fps["U1"].SetPosition(pt(26.5, h / 2))', 'fps["U1"].SetPosition(pt(26.5, h / 2 - 12.0))')
+    assert broken != src
+    (work / "layout.py").write_text(broken.replace("ROOT = HERE.parents[1]", f"ROOT = Path({str(ROOT)!r})"),
+                                    encoding="utf-8")
+    for name in ("circuits.py", "antenna.py"):
+        text = (ELECTRONICS / name).read_text(encoding="utf-8")
+        text = text.replace("ROOT = Path(__file__).resolve().parents[2]", f"ROOT = Path({str(ROOT)!r})")
+        (work / name).write_text(text, encoding="utf-8")
+    done = subprocess.run([str(kicad_python), str(work / "layout.py"), "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert done.returncode == 1
+    assert re.search(r"seat-unit: [1-9]\d* design-rule violations", done.stderr), done.stderr[-2000:]
+
+
+def test_the_picos_usb_and_the_connectors_meet_the_cases_openings(boards: Path) -> None:
+    """The board's layout and the printed case agree: the case's openings (parts.OPENINGS) against pos.csv."""
+    cad_python = ROOT / ".cache" / "cad-venv" / "bin" / "python"
+    if not cad_python.exists():
+        if os.environ.get("CI"):
+            pytest.fail("CI is set but .cache/cad-venv is missing: `make test` installs it (hardware-tools)")
+        pytest.skip("build123d is not installed: run `make hardware-tools`")
+    probe = ("import sys, json; sys.path.insert(0, sys.argv[1]); import parts; src = parts.load()\n"
+             "print(json.dumps({n: parts.opening_span(src, n) for n in parts.OPENINGS} | "
+             "{'board': [src['seat_unit_board']['width'], src['seat_unit_board']['height']]}))")
+    done = subprocess.run([str(cad_python), "-c", probe, str(ROOT / "hardware" / "mechanical")], capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    case = json.loads(done.stdout)
+    w, h = case["board"]
+    pos = {row["Ref"]: (float(row["PosX"]), -float(row["PosY"]))      # the position file counts y upwards
+           for row in csv.DictReader((boards / "seat-unit-pos.csv").read_text(encoding="utf-8").splitlines())}
+    pico_x, pico_y = pos["U1"]
+    assert pico_x - 25.5 <= 1.5, "the Pico's USB end is not at the board's left edge"
+    assert case["usb"][0] + 4 <= pico_y <= case["usb"][1] - 4         # the micro-USB plug (8 mm) passes
+    j1_x, j1_y = pos["J1"]
+    assert j1_x >= w - 12 and case["ribbon"][0] <= j1_y <= case["ribbon"][1]
+    for ref in ("J2", "J3", "J5"):
+        assert pos[ref][1] >= h / 2, f"{ref} is not on the far half, by the case's cable opening"
