@@ -90,6 +90,8 @@ no table's flood holds the console's memory or delays the others)."""
 _BATCH = 500
 """Messages taken in one transaction."""
 _TICK = 5.0
+_BEHIND_WAIT = 3.0
+"""Seconds the head console waits for what a room's console holds before it asks the table again."""
 """Seconds between two looks at the round clock when nothing arrives (the players' results follow it)."""
 
 Json = dict[str, Any]
@@ -114,6 +116,8 @@ class Console:
         """Every instance id this console has had (a new one after a broker that forgot its session)."""
         self._tokens: dict[str, str] = {}
         """table -> the instance id its acknowledgements carry (another one asks it to send again)."""
+        self._behind: dict[str, tuple[str, int, float]] = {}
+        """The head console's: table -> (session, seq its room holds, since when) while it holds less."""
         self._rewound: dict[str, int] = {}
         """table -> the seq held when it was last asked to send again (once per gap)."""
         self._boards = None if session is None else frozenset(
@@ -344,6 +348,8 @@ class Console:
             try:
                 item = self._queue.get(timeout=_TICK)
             except queue.Empty:
+                if self._behind:  # the head console's: a room that holds more, looked at again
+                    self._queue.put(("", b"", self._wall(), False))
                 try:
                     self._publish_results()
                 except Exception:  # the console thread must go on
@@ -390,16 +396,13 @@ class Console:
         damaged: list[tuple[str, str, int, int | None]] = []
         touched: set[str] = set()
         clear: list[str] = []
-        rooms: dict[str, str] = {}
         with self._lock:
             for topic, payload, now, retained in items:
                 if topic.startswith(f"bridge/{self.club}/console/{self._ack_area}/"):
                     self._other_console(payload, now)
                     continue
                 if topic.startswith(f"bridge/{self.club}/console/"):  # the head console's: a room's console
-                    if (held := self._room_holds_more(topic, payload)) is not None:
-                        touched.add(held[0])
-                        rooms[held[0]] = held[1]
+                    self._room_holds_more(topic, payload, now)
                     continue
                 found = read_message(self.club, topic, payload, self._boards)
                 if found is None or (isinstance(found, Taken) and not payload and found.kind == "result"):
@@ -441,6 +444,8 @@ class Console:
                 if got.alarm is not None:
                     alarms.append({"table": table, "text": got.alarm, "at": msg.get("at"),
                                    "received": now})
+            rooms: dict[str, str] = self._still_behind(self._wall())
+            touched |= set(rooms)
             self.version += 1
             self._changed.notify_all()
         for alarm in alarms:  # the Director first; what is kept and acknowledged next
@@ -519,20 +524,36 @@ class Console:
                               "received": now})
         return checked
 
-    def _room_holds_more(self, topic: str, payload: bytes) -> tuple[str, str] | None:
-        """The head console's: (table, session) when a room console's acknowledgement on ``topic`` holds
-        more of that table's session than this console does (a broker lost what the room's console had:
-        the table is asked again), else None."""
+    def _room_holds_more(self, topic: str, payload: bytes, now: float) -> None:
+        """The head console's: a room console's acknowledgement on ``topic``. When it holds more of that
+        table's session than this console does, the table goes in ``_behind`` (``_still_behind``)."""
         table = topic.rsplit("/", 1)[-1]
         try:
             ack = json.loads(payload)
             session, seq = ack["session"], ack["seq"]
         except (ValueError, KeyError, TypeError, RecursionError):
-            return None
+            return
         if not (valid_name(table) and isinstance(session, str) and valid_name(session) and type(seq) is int):
-            return None
+            return
         stream = self.room.streams.get((table, session))
-        return (table, session) if seq > (0 if stream is None else stream.acked) else None
+        if seq > (0 if stream is None else stream.acked):
+            earlier = self._behind.get(table)
+            since = earlier[2] if earlier is not None and earlier[0] == session else now
+            self._behind[table] = (session, max(seq, earlier[1] if earlier and earlier[0] == session else 0), since)
+
+    def _still_behind(self, now: float) -> dict[str, str]:
+        """The head console's: table -> session, for each table its room has held more of than this
+        console for ``_BEHIND_WAIT`` seconds (what a broker lost: the table is asked again). Not at once:
+        after a link's return the room's acknowledgements cross before what waited for the link."""
+        asked: dict[str, str] = {}
+        for table, (session, seq, since) in list(self._behind.items()):
+            stream = self.room.streams.get((table, session))
+            if seq <= (0 if stream is None else stream.acked):
+                del self._behind[table]
+            elif now - since >= _BEHIND_WAIT:
+                del self._behind[table]
+                asked[table] = session
+        return asked
 
     def _other_console(self, payload: bytes, now: float) -> None:
         """An acknowledgement of another console (``foreign_console``): an alarm once."""

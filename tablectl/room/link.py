@@ -131,7 +131,9 @@ class TableLink:
         """What the head console holds of this session (None: no head console; rooms bridged to a centre)."""
         self._head_console: str | None = None
         self._ack_seen = threading.Event()
-        self._rewind = False
+        self._rewind: set[str] = set()
+        """Why the cursor goes back before the next row: ``connect``ed again, the room's ``console`` or the
+        ``head`` console asks again."""
         self._state_seq = -1
         self._commands: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
         self.published = 0
@@ -212,7 +214,7 @@ class TableLink:
         client.subscribe([(topic, 1) for topic in self.topics.subscriptions])
         with self._lock:
             self._connected = True
-            self._rewind = True
+            self._rewind.add("connect")
             self._state_seq = -1
         self._wake.set()
 
@@ -260,13 +262,13 @@ class TableLink:
             if head:  # the head console asks again; the cursor stays the room console's (module doc)
                 if console != self._head_console:
                     self._head_console = console
-                    self._rewind = True
+                    self._rewind.add("head")
                 self._head_acked = held
                 self._wake.set()
                 return
             if console != self._ack_console:  # a console (re)started: it may hold less than we sent
                 self._ack_console = console
-                self._rewind = True
+                self._rewind.add("console")
             self._acked = held
         self._ack_seen.set()
         self._wake.set()
@@ -291,13 +293,12 @@ class TableLink:
         with self._lock:
             if not self._connected:
                 return
-            rewind = self._rewind
+            rewind = bool(self._rewind)
         if rewind:
             self._ack_seen.wait(_ACK_WAIT)  # the retained acknowledgement comes right after subscribing
             with self._lock:
-                self._rewind = False
-                held = [self._acked or 0] + ([] if self._head_acked is None else [self._head_acked])
-                self._cursor = min(held)  # what the room's console lacks, and the head console's
+                self._cursor = _rewound(self._rewind, self._cursor, self._acked, self._head_acked)
+                self._rewind = set()
                 self._prev = self._cursor
         while drain or not self._stop.is_set():
             rows = self._reader.rows_after(self._cursor, _BATCH)
@@ -370,6 +371,22 @@ class TableLink:
             self.runtime.restore(ref, action.session, action.events)
             return
         self.runtime.command(action, {"alert": "command", "ref": ref})
+
+
+def _rewound(why: set[str], cursor: int, acked: int | None, head: int | None) -> int:
+    """Where the cursor goes back to, and ``why``. Without a head console: what the room's console
+    holds. With one: connected again, the lower of what the two consoles hold (a broker may have
+    lost anything after it); asked again by one of them, what that one holds, never past a row
+    still to be sent again for the other."""
+    if head is None:
+        return acked or 0
+    if "connect" in why:
+        return min(acked or 0, head)
+    if "console" in why:
+        cursor = min(cursor, acked or 0)
+    if "head" in why:
+        cursor = min(cursor, head)
+    return cursor
 
 
 def _arbiter_view(snap: Any, name: str) -> Json:
