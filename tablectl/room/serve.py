@@ -10,7 +10,9 @@
   tables (each its own ``tablectl demo`` process, playing real corpus boards, with its
   pages), and the console. ``make run`` starts it. Without the corpus (or with ``--deal``)
   the tables deal their own boards, every table the same cards on the same board (one
-  deal seed for the room), and one line says so.
+  deal seed for the room), and one line says so. With ``--rooms N`` it is an event of N rooms,
+  each on its own broker bridged to a centre, with its console, and the head console
+  (``tablectl.room.event_demo``).
 """
 
 from __future__ import annotations

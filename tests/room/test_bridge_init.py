@@ -129,3 +129,19 @@ def test_the_head_consoles_credentials_are_in_the_centres_file(tmp_path: Path) -
     assert data["console"]["url"].startswith("mqtt://console:") and data["console"]["url"].endswith(
         "@centre.lan:1884/ev")
     assert data["rooms"]["A"]["user"] == "room-A"
+
+
+@pytest.mark.parametrize(("why", "cursor", "acked", "head", "back_to"), [
+    ({"connect"}, 90, 80, None, 80),        # one room, no head console: what the room's console holds
+    ({"console"}, 90, 80, None, 80),
+    ({"connect"}, 90, 80, 50, 50),          # connected again: the lower of the two (a broker lost the rest)
+    ({"console"}, 60, 80, 50, 60),          # the room's console asks again: never past what the head still lacks
+    ({"console"}, 90, 70, 50, 70),
+    ({"head"}, 90, 80, 50, 50),             # the head console asks again: from what it holds
+    ({"head", "console"}, 90, 40, 50, 40),
+])
+def test_a_table_asked_again_goes_back_to_what_the_console_asking_holds(
+        why: set[str], cursor: int, acked: int, head: int | None, back_to: int) -> None:
+    from tablectl.room.link import _rewound
+
+    assert _rewound(why, cursor, acked, head) == back_to
