@@ -90,9 +90,9 @@ no table's flood holds the console's memory or delays the others)."""
 _BATCH = 500
 """Messages taken in one transaction."""
 _TICK = 5.0
+"""Seconds between two looks at the round clock when nothing arrives (the players' results follow it)."""
 _BEHIND_WAIT = 3.0
 """Seconds the head console waits for what a room's console holds before it asks the table again."""
-"""Seconds between two looks at the round clock when nothing arrives (the players' results follow it)."""
 
 Json = dict[str, Any]
 
@@ -620,8 +620,7 @@ class Console:
         body = {"v": 1, "club": self.club, "table": table, "session": session, "seq": seq,
                 "console": self._tokens.get(table, self.instance), "time": iso(now), "at": round(now, 3)}
         self._sent.append(self._client.publish(f"bridge/{self.club}/console/{self._ack_area}/{table}",
-                                               json.dumps(body), qos=1,
-                                               retain=True))
+                                               json.dumps(body), qos=1, retain=True))
 
     # -- what the pages use ---------------------------------------------------------------------------
 
