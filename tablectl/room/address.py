@@ -11,6 +11,7 @@ the broker against, e.g. a club's self-signed one; without it, the system's CAs.
     bridge/CLUB/table/ID/command         console -> table
     bridge/CLUB/table/ID/results         retained, console -> table: what its players may see
     bridge/CLUB/console/ack/ID           retained, console -> table: what the console holds
+    bridge/CLUB/console/head/ID          retained, head console -> table (over the bridge): what it holds
     bridge/CLUB/public/ID/...            the optional spectator feed
 
 Club names and table ids are topic levels, so they are restricted to ``[A-Za-z0-9_-]``:
@@ -134,15 +135,21 @@ class Topics:
         return f"bridge/{self.club}/console/ack/{self.table}"
 
     @property
+    def head_ack(self) -> str:
+        """Retained, head console -> table over the bridge: the session and highest ``seq`` the event's
+        head console holds (docs/room-protocol.md, "Rooms bridged to a centre")."""
+        return f"bridge/{self.club}/console/head/{self.table}"
+
+    @property
     def public(self) -> str:
         """The prefix of the table's spectator feed: its topics are ``PUBLIC/...``."""
         return f"bridge/{self.club}/public/{self.table}"
 
     @property
     def subscriptions(self) -> tuple[str, ...]:
-        """What the table subscribes to: its commands, the console's acknowledgement and the
-        results for its players."""
-        return (self.command, self.ack, self.player_results)
+        """What the table subscribes to: its commands, the console's acknowledgement, the head
+        console's (rooms bridged to a centre) and the results for its players."""
+        return (self.command, self.ack, self.head_ack, self.player_results)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +158,7 @@ class TopicParts:
 
     table: str
     kind: str
-    """``state``, ``event``, ``alert``, ``result``, ``command``, ``results``, ``ack`` or ``public``."""
+    """``state``, ``event``, ``alert``, ``result``, ``command``, ``results``, ``ack``, ``head_ack`` or ``public``."""
     rest: str | None = None
 
 
@@ -210,6 +217,11 @@ class ClubTopics:
         return f"bridge/{self.club}/console/ack/+"
 
     @property
+    def head_acks(self) -> str:
+        """The head console's retained acknowledgements, one per table (rooms bridged to a centre)."""
+        return f"bridge/{self.club}/console/head/+"
+
+    @property
     def public(self) -> str:
         """Every table's spectator feed."""
         return f"bridge/{self.club}/public/#"
@@ -236,6 +248,8 @@ class ClubTopics:
             return TopicParts(table, "public", "/".join(tail) or None)
         if area == "console" and table == "ack" and len(tail) == 1 and valid_name(tail[0]):
             return TopicParts(tail[0], "ack")
+        if area == "console" and table == "head" and len(tail) == 1 and valid_name(tail[0]):
+            return TopicParts(tail[0], "head_ack")
         return None
 
 

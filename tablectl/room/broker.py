@@ -11,7 +11,8 @@
 ``acl``
     table ``ID`` may write only its own ``bridge/CLUB/table/ID/{state,event,alert,result/#}``
     and ``bridge/CLUB/public/ID/#``, and read only its ``command`` topic, the console's
-    ``bridge/CLUB/console/ack/ID`` and the results for its players ``bridge/CLUB/table/ID/results``;
+    ``bridge/CLUB/console/ack/ID``, the head console's ``bridge/CLUB/console/head/ID`` (rooms
+    bridged to a centre: ``tablectl.room.bridge``) and the results for its players ``bridge/CLUB/table/ID/results``;
     the console reads ``bridge/CLUB/#`` and writes the tables' ``command`` and ``results`` topics
     and its ``console/ack/#``; nobody else anything.
 ``credentials.toml``
@@ -95,7 +96,7 @@ class RoomError(AddressError):
 
 def parse_tables(spec: str) -> list[str]:
     """The table ids of ``--tables``: a count (``12``: tables 1 to 12), ranges and names
-    separated by commas (``1-12``, ``1-4,7,9``, ``A1,A2,B1``)."""
+    separated by commas (``1-12``, ``1-4,7,9``, ``A1,A2,B1``, ``A1-A20``: a section's tables)."""
     spec = spec.strip()
     if spec.isdigit():
         count = int(spec)
@@ -104,12 +105,12 @@ def parse_tables(spec: str) -> list[str]:
         return [str(n) for n in range(1, count + 1)]
     out: list[str] = []
     for item in (part.strip() for part in spec.split(",")):
-        m = re.fullmatch(r"(\d+)-(\d+)", item)
+        m = re.fullmatch(r"([A-Za-z_]*)(\d+)-\1(\d+)", item)
         if m:
-            first, last = int(m[1]), int(m[2])
+            first, last = int(m[2]), int(m[3])
             if first > last or last - first >= 1000:
                 raise RoomError(f"--tables {spec}: range {item!r} is empty or too long")
-            out.extend(str(n) for n in range(first, last + 1))
+            out.extend(f"{m[1]}{n}" for n in range(first, last + 1))
         elif valid_name(item):
             out.append(item)
         else:
@@ -201,14 +202,16 @@ def acl_text(club: str, tables: Sequence[str]) -> str:
             f"topic write {t.public}/#",
             f"topic read {t.command}",
             f"topic read {t.ack}",
+            f"topic read {t.head_ack}",
             f"topic read {t.player_results}",
         ]
     return "\n".join(lines) + "\n"
 
 
 def conf_text(directory: Path, club: str, listen: str, port: int,
-              tls_cert: Path | None = None, tls_key: Path | None = None) -> str:
-    """The ``mosquitto.conf`` of a room whose files are in ``directory`` (absolute paths)."""
+              tls_cert: Path | None = None, tls_key: Path | None = None, bridge: str = "") -> str:
+    """The ``mosquitto.conf`` of a room whose files are in ``directory`` (absolute paths); ``bridge``:
+    the connection to the event's centre, at the end (``tablectl.room.bridge``)."""
     d = directory.resolve()
     lines = [
         f"# Mosquitto configuration of the club room {club!r}, written by tablectl room init",
@@ -275,6 +278,8 @@ def conf_text(directory: Path, club: str, listen: str, port: int,
         "log_timestamp true",
         "log_timestamp_format %Y-%m-%dT%H:%M:%S",
     ]
+    if bridge:
+        lines += ["", bridge.rstrip("\n")]
     return "\n".join(lines) + "\n"
 
 
@@ -364,9 +369,10 @@ def _read_passwords(path: Path) -> dict[str, str]:
                         "or run with --rotate to make new passwords") from None
     out: dict[str, str] = {}
     entries: list[object] = [data.get("console")]
-    tables = data.get("tables")
-    if isinstance(tables, dict):
-        entries += list(tables.values())
+    for group in ("tables", "rooms"):  # the rooms' bridges: the centre's credentials (tablectl.room.bridge)
+        members = data.get(group)
+        if isinstance(members, dict):
+            entries += list(members.values())
     for entry in entries:
         if isinstance(entry, dict) and isinstance(entry.get("user"), str) and isinstance(entry.get("password"), str):
             out[entry["user"]] = entry["password"]
@@ -399,7 +405,8 @@ def _public_host(listen: str) -> str:
 
 def init_room(directory: Path | str, club: str, tables: Iterable[str], listen: str = "0.0.0.0",
               port: int | None = None, tls_cert: Path | str | None = None, tls_key: Path | str | None = None,
-              *, address: str | None = None, client_ca: str | None = None, rotate: bool = False) -> RoomFiles:
+              *, address: str | None = None, client_ca: str | None = None, rotate: bool = False,
+              bridge: str = "") -> RoomFiles:
     """Write a club room's broker files into ``directory`` (module docstring) and return them.
 
     ``listen`` is the listener's bind address, ``port`` its port (1883, or 8883 with TLS);
@@ -407,7 +414,8 @@ def init_room(directory: Path | str, club: str, tables: Iterable[str], listen: s
     ``listen``, or this machine's host name when listening on every address). With TLS,
     ``client_ca`` is where the tables and the console keep a copy of the certificate to check
     the broker against (a self-signed one): their URLs end in ``?ca=CLIENT_CA``. The passwords
-    of an earlier ``credentials.toml`` in ``directory`` are kept unless ``rotate``.
+    of an earlier ``credentials.toml`` in ``directory`` are kept unless ``rotate``. ``bridge``: the
+    configuration of the room's bridge to its event's centre (``tablectl.room.bridge.init_event``).
     """
     d = Path(directory)
     table_ids = tuple(tables)
@@ -443,7 +451,7 @@ def init_room(directory: Path | str, club: str, tables: Iterable[str], listen: s
                       table_ids, passwords, master)
     _write_passwd(files.passwd, passwords, find_mosquitto_passwd())
     _write_private(files.acl, acl_text(club, table_ids))
-    _write_private(files.conf, conf_text(d, club, listen, room.port, cert, key))
+    _write_private(files.conf, conf_text(d, club, listen, room.port, cert, key, bridge))
     _write_private(credentials, _credentials_text(files, cert))
     return files
 

@@ -1,9 +1,10 @@
 """``tablectl room init`` and ``tablectl room broker``: a club's Mosquitto broker, written and run.
 
 ``room init`` writes the broker's files for a club and its tables into a directory
-(``tablectl.room.broker``); ``room broker`` runs Mosquitto on such a directory in the
-foreground (the process becomes ``mosquitto``, so signals and systemd reach the broker
-itself). hardware/deploy/room.md has the whole set-up.
+(``tablectl.room.broker``), or with ``--room NAME=TABLES`` (repeated) an event's: the centre's and
+each room's, bridged to it (``tablectl.room.bridge``, docs/event-topology.md); ``room broker``
+runs Mosquitto on such a directory in the foreground (the process becomes ``mosquitto``, so
+signals and systemd reach the broker itself). hardware/deploy/room.md has the whole set-up.
 """
 
 from __future__ import annotations
@@ -15,13 +16,20 @@ from pathlib import Path
 
 from controller.errors import BridgeTableError
 from drivers.addresses import BROKER_PORT, BROKER_TLS_PORT
-from tablectl.room.broker import CONF_NAME, broker_command, init_room, load_room, parse_tables
+from tablectl.room.bridge import RoomPlan, init_event
+from tablectl.room.broker import CONF_NAME, RoomError, broker_command, init_room, load_room, parse_tables
 from tablectl.room.process import runnable_config
 
 __all__ = ["add_commands"]
 
 
 def _cmd_init(args: argparse.Namespace) -> int:
+    if args.room:
+        return _cmd_init_event(args)
+    if args.tables is None:
+        print("tablectl room init: name the room's tables (--tables 12), or an event's rooms "
+              "(--room A=A1-A20 --room B=B1-B20)", file=sys.stderr)
+        return 2
     try:
         files = init_room(args.dir, args.club, parse_tables(args.tables), args.listen, args.port,
                           args.tls_cert, args.tls_key, address=args.address, client_ca=args.client_ca,
@@ -35,6 +43,50 @@ def _cmd_init(args: argparse.Namespace) -> int:
         print(f"  wrote {path}")
     print(f"each table's and the console's address, with its password: {files.credentials} (keep it secret)")
     print(f"start the broker: tablectl room broker --dir {files.directory}")
+    return 0
+
+
+def _rooms(args: argparse.Namespace) -> list[RoomPlan]:
+    """The ``--room NAME=TABLES`` and ``--room-address NAME=HOST[:PORT]`` options as plans (RoomError)."""
+    addresses: dict[str, tuple[str, int | None]] = {}
+    for item in args.room_address or ():
+        name, sep, where = item.partition("=")
+        host, colon, port = where.rpartition(":")
+        if not colon or not port.isdigit():
+            host, port = where, ""
+        if not sep or not host:
+            raise RoomError(f"--room-address {item!r}: give NAME=HOST[:PORT], e.g. A=room-a.local")
+        addresses[name] = (host, int(port) if port else None)
+    plans = []
+    for item in args.room:
+        name, sep, spec = item.partition("=")
+        if not sep:
+            raise RoomError(f"--room {item!r}: give NAME=TABLES, e.g. A=A1-A20 or B=21-40")
+        host, port = addresses.pop(name, (None, args.room_port))
+        plans.append(RoomPlan(name, tuple(parse_tables(spec)), args.room_listen, port, host))
+    if addresses:
+        raise RoomError(f"--room-address names no room of --room: {', '.join(addresses)}")
+    return plans
+
+
+def _cmd_init_event(args: argparse.Namespace) -> int:
+    if args.tables is not None or args.tls_cert is not None:
+        print("tablectl room init: an event (--room) takes each room's tables in --room NAME=TABLES, and no TLS "
+              "yet (docs/event-topology.md: link the sites over a VPN)", file=sys.stderr)
+        return 2
+    try:
+        files = init_event(args.dir, args.club, _rooms(args), listen=args.listen, port=args.port,
+                           address=args.address, rotate=args.rotate)
+    except (BridgeTableError, OSError) as exc:
+        print(f"tablectl room init: {exc}", file=sys.stderr)
+        return 2
+    centre = files.centre
+    print(f"event {centre.address.club!r}: the centre at {centre.address.url()} (head console: "
+          f"{centre.credentials}), {len(files.rooms)} rooms bridged to it")
+    for name, room in files.rooms.items():
+        print(f"  room {name}: {len(room.tables)} tables ({room.tables[0]} to {room.tables[-1]}) at "
+              f"{room.address.url()}: {room.directory}")
+    print("start each broker on its own machine: tablectl room broker --dir DIR (the centre's, each room's)")
     return 0
 
 
@@ -64,8 +116,17 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                                     "unless --rotate.")
     i.add_argument("--dir", required=True, type=Path, help="the room directory (created if missing)")
     i.add_argument("--club", required=True, help="the club's name in the topics ([A-Za-z0-9_-])")
-    i.add_argument("--tables", required=True, metavar="SPEC",
-                   help="the room's tables: a count (12: tables 1 to 12), ranges and ids (1-12, 1-4,7, A1,B1)")
+    i.add_argument("--tables", metavar="SPEC",
+                   help="the room's tables: a count (12: tables 1 to 12), ranges and ids (1-12, 1-4,7, A1,B1, A1-A20)")
+    i.add_argument("--room", action="append", metavar="NAME=TABLES",
+                   help="an event's room and its tables (repeat per room: --room A=A1-A20 --room B=B1-B20): DIR gets "
+                        "the centre's broker files (centre/) and each room's, bridged to it (room-NAME/); --listen, "
+                        "--port and --address are then the centre's")
+    i.add_argument("--room-address", action="append", metavar="NAME=HOST[:PORT]",
+                   help="with --room: where room NAME's tables reach its broker (default: this host, port 1883)")
+    i.add_argument("--room-listen", default="0.0.0.0", metavar="HOST",
+                   help="with --room: the address each room's broker listens on (0.0.0.0)")
+    i.add_argument("--room-port", type=int, metavar="PORT", help="with --room: each room broker's port (1883)")
     i.add_argument("--listen", default="0.0.0.0", metavar="HOST",
                    help="the address the broker listens on (0.0.0.0: every address, for the club LAN)")
     i.add_argument("--port", type=int, help=f"the broker's port ({BROKER_PORT}; {BROKER_TLS_PORT} with TLS)")
@@ -80,8 +141,10 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     i.add_argument("--rotate", action="store_true", help="make new passwords for every user")
     i.set_defaults(func=_cmd_init)
 
-    b = rsub.add_parser("broker", help="run Mosquitto on a room directory, in the foreground",
-                        description="Run mosquitto -c DIR/mosquitto.conf in the foreground (Ctrl-C stops it).")
+    b = rsub.add_parser("broker", help="run Mosquitto on a room directory (a room's or an event's centre)",
+                        description="Run mosquitto -c DIR/mosquitto.conf in the foreground (Ctrl-C stops it): "
+                                    "a room's broker (bridged to its centre when room init wrote an event), or "
+                                    "an event's central broker.")
     b.add_argument("--dir", required=True, type=Path, help="the room directory made by tablectl room init")
     b.set_defaults(func=_cmd_broker)
 

@@ -35,6 +35,13 @@ on its ``results`` topic, retained (only when it changed): the table's results p
 The same message says which boards the players may see anything of (``released``:
 ``controller.room.release``) and carries the Director's answer to the table's call (``director``).
 
+The head console of an event whose rooms are bridged to a centre (``head=True``; docs/room-protocol.md,
+"Rooms bridged to a centre") is the same console on the central broker, with three differences:
+it acknowledges on ``console/head/<id>`` (the tables keep their cursor from their room's console
+and only send again what the head lacks), another head console's acknowledgement is the alarm,
+and the room consoles' acknowledgements (``console/ack/<id>``, over the bridge) tell it when a
+room holds more of a table than it does (what a broker lost in a crash): it asks that table again.
+
 A new session starts clean, the old one kept (``tablectl.room.sessions``): ``new_session``, or
 at start when the session file changed or the store is last session's.
 """
@@ -85,6 +92,8 @@ _BATCH = 500
 """Messages taken in one transaction."""
 _TICK = 5.0
 """Seconds between two looks at the round clock when nothing arrives (the players' results follow it)."""
+_BEHIND_WAIT = 3.0
+"""Seconds the head console waits for what a room's console holds before it asks the table again."""
 
 Json = dict[str, Any]
 
@@ -93,8 +102,13 @@ class Console:
     """The console's link to the room (module doc). ``start()``, then ``stop()``."""
 
     def __init__(self, address: ClubAddress, data_dir: Path, *, keepalive: int = 5,
-                 wall: Callable[[], float] = time.time, session: Session | None = None) -> None:
+                 wall: Callable[[], float] = time.time, session: Session | None = None,
+                 head: bool = False) -> None:
         self.address = address
+        self.head = head
+        """The head console of rooms bridged to a centre (module doc)."""
+        self._ack_area = "head" if head else "ack"
+        """The topic level of this console's acknowledgements: ``console/<area>/<id>``."""
         self.club = address.club
         self.session = session
         self.room = Room(address.club, session=session)
@@ -103,6 +117,8 @@ class Console:
         """Every instance id this console has had (a new one after a broker that forgot its session)."""
         self._tokens: dict[str, str] = {}
         """table -> the instance id its acknowledgements carry (another one asks it to send again)."""
+        self._behind: dict[str, tuple[str, int, float]] = {}
+        """The head console's: table -> (session, seq its room holds, since when) while it holds less."""
         self._rewound: dict[str, int] = {}
         """table -> the seq held when it was last asked to send again (once per gap)."""
         self._boards = None if session is None else frozenset(
@@ -276,7 +292,10 @@ class Console:
         self._connected = True
         self._lost_since = None
         log.info("console linked to the room %s", self.address.url())
-        client.subscribe([(f"bridge/{self.club}/table/+/#", 1), (f"bridge/{self.club}/console/ack/+", 1)])
+        topics = [f"bridge/{self.club}/table/+/#", f"bridge/{self.club}/console/{self._ack_area}/+"]
+        if self.head:  # the rooms' consoles' acknowledgements: what each room holds (module doc)
+            topics.append(f"bridge/{self.club}/console/ack/+")
+        client.subscribe([(topic, 1) for topic in topics])
         with self._lock:
             if not getattr(flags, "session_present", False):
                 self._restart()
@@ -332,6 +351,8 @@ class Console:
             try:
                 item = self._queue.get(timeout=_TICK)
             except queue.Empty:
+                if self._behind:  # the head console's: a room that holds more, looked at again
+                    self._queue.put(("", b"", self._wall(), False))
                 try:
                     self._publish_results()
                 except Exception:  # the console thread must go on
@@ -380,8 +401,11 @@ class Console:
         clear: list[str] = []
         with self._lock:
             for topic, payload, now, retained in items:
-                if topic.startswith(f"bridge/{self.club}/console/ack/"):
+                if topic.startswith(f"bridge/{self.club}/console/{self._ack_area}/"):
                     self._other_console(payload, now)
+                    continue
+                if topic.startswith(f"bridge/{self.club}/console/"):  # the head console's: a room's console
+                    self._room_holds_more(topic, payload, now)
                     continue
                 found = read_message(self.club, topic, payload, self._boards)
                 if found is None or (isinstance(found, Taken) and not payload and found.kind == "result"):
@@ -423,11 +447,13 @@ class Console:
                 if got.alarm is not None:
                     alarms.append({"table": table, "text": got.alarm, "at": msg.get("at"),
                                    "received": now})
+            rooms: dict[str, str] = self._still_behind(self._wall())
+            touched |= set(rooms)
             self.version += 1
             self._changed.notify_all()
         for alarm in alarms:  # the Director first; what is kept and acknowledged next
             self._emit({"kind": "alarm", **alarm})
-        acks = self._keep(kept, states, refused, touched)
+        acks = self._keep(kept, states, refused, touched, rooms)
         for table, (session, seq) in acks.items():
             self._publish_ack(table, session, seq)
         for topic in clear:
@@ -439,10 +465,12 @@ class Console:
             self._notify()
 
     def _keep(self, kept: list[Message], states: dict[str, str], refused: list[Refusal],
-              touched: set[str]) -> dict[str, tuple[str, int]]:
+              touched: set[str], rooms: dict[str, str] | None = None) -> dict[str, tuple[str, int]]:
         """Keep a batch in the store, and the acknowledgements to publish: none when it could not be
         kept (the tables send it all again after a restart), and for a table with a gap a new token
-        that asks it to send again what follows what the console holds."""
+        that asks it to send again what follows what the console holds (``rooms``, the head console's:
+        table -> the session its room's console holds more of)."""
+        rooms = rooms or {}
         with self._lock:
             try:
                 self.store.add(kept, states, refused)
@@ -459,10 +487,12 @@ class Console:
             acks = {}
             for table in touched | drained:
                 ack = self.room.acknowledged(table)
+                if ack is None and table in rooms:  # the head console holds nothing of a table its room has
+                    ack = (rooms[table], 0)
                 if ack is None:
                     continue
                 stream = self.room.streams.get((table, ack[0]))
-                gap = (stream is not None and bool(stream.early)) or table in drained
+                gap = (stream is not None and bool(stream.early)) or table in drained or table in rooms
                 if gap and self._rewound.get(table) != ack[1]:
                     self._rewound[table] = ack[1]
                     self._tokens[table] = f"{self.instance}.{secrets.token_hex(3)}"
@@ -496,6 +526,37 @@ class Console:
             self._emit_later({"kind": "alarm", "table": taken.table, "text": found["what"], "at": None,
                               "received": now})
         return checked
+
+    def _room_holds_more(self, topic: str, payload: bytes, now: float) -> None:
+        """The head console's: a room console's acknowledgement on ``topic``. When it holds more of that
+        table's session than this console does, the table goes in ``_behind`` (``_still_behind``)."""
+        table = topic.rsplit("/", 1)[-1]
+        try:
+            ack = json.loads(payload)
+            session, seq = ack["session"], ack["seq"]
+        except (ValueError, KeyError, TypeError, RecursionError):
+            return
+        if not (valid_name(table) and isinstance(session, str) and valid_name(session) and type(seq) is int):
+            return
+        stream = self.room.streams.get((table, session))
+        if seq > (0 if stream is None else stream.acked):
+            earlier = self._behind.get(table)
+            since = earlier[2] if earlier is not None and earlier[0] == session else now
+            self._behind[table] = (session, max(seq, earlier[1] if earlier and earlier[0] == session else 0), since)
+
+    def _still_behind(self, now: float) -> dict[str, str]:
+        """The head console's: table -> session, for each table its room has held more of than this
+        console for ``_BEHIND_WAIT`` seconds (what a broker lost: the table is asked again). Not at once:
+        after a link's return the room's acknowledgements cross before what waited for the link."""
+        asked: dict[str, str] = {}
+        for table, (session, seq, since) in list(self._behind.items()):
+            stream = self.room.streams.get((table, session))
+            if seq <= (0 if stream is None else stream.acked):
+                del self._behind[table]
+            elif now - since >= _BEHIND_WAIT:
+                del self._behind[table]
+                asked[table] = session
+        return asked
 
     def _other_console(self, payload: bytes, now: float) -> None:
         """An acknowledgement of another console (``foreign_console``): an alarm once."""
@@ -561,8 +622,8 @@ class Console:
         now = self._wall()
         body = {"v": 1, "club": self.club, "table": table, "session": session, "seq": seq,
                 "console": self._tokens.get(table, self.instance), "time": iso(now), "at": round(now, 3)}
-        self._sent.append(self._client.publish(f"bridge/{self.club}/console/ack/{table}", json.dumps(body), qos=1,
-                                               retain=True))
+        self._sent.append(self._client.publish(f"bridge/{self.club}/console/{self._ack_area}/{table}",
+                                               json.dumps(body), qos=1, retain=True))
 
     # -- what the pages use ---------------------------------------------------------------------------
 

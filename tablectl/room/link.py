@@ -17,6 +17,11 @@ The engine thread only sets a flag after each commit (``TableRuntime.subscribe``
   goes back to that seq (everything, when no console has acknowledged this session, or a
   console restarted with less), so a broker that lost messages, a link that dropped, a table
   that restarted: each gets the console everything it lacks. The console drops duplicates.
+* **The head console** (rooms bridged to a centre, docs/room-protocol.md): its retained
+  acknowledgement comes over the bridge on ``console/head/<id>``. The cursor still follows the
+  room's console; a (re)connection goes back to the lower of the two acknowledgements, and a
+  new head console id (the head console lacks something) sends again once what follows the
+  head's seq. The room's console drops what it holds already.
 * **State**: retained on ``state`` after every change: the tile (``controller.room.messages.
   table_state``), and for the Director the table's arbiter view (``view``, with claim help
   while a claim is pending). The last will is ``{"online": false}``, published retained by
@@ -122,8 +127,13 @@ class TableLink:
         self._prev = 0
         self._acked: int | None = None
         self._ack_console: str | None = None
+        self._head_acked: int | None = None
+        """What the head console holds of this session (None: no head console; rooms bridged to a centre)."""
+        self._head_console: str | None = None
         self._ack_seen = threading.Event()
-        self._rewind = False
+        self._rewind: set[str] = set()
+        """Why the cursor goes back before the next row: ``connect``ed again, the room's ``console`` or the
+        ``head`` console asks again."""
         self._state_seq = -1
         self._commands: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
         self.published = 0
@@ -204,7 +214,7 @@ class TableLink:
         client.subscribe([(topic, 1) for topic in self.topics.subscriptions])
         with self._lock:
             self._connected = True
-            self._rewind = True
+            self._rewind.add("connect")
             self._state_seq = -1
         self._wake.set()
 
@@ -219,6 +229,8 @@ class TableLink:
     def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         if message.topic == self.topics.ack:
             self._take_ack(bytes(message.payload))
+        elif message.topic == self.topics.head_ack:
+            self._take_ack(bytes(message.payload), head=True)
         elif message.topic == self.topics.command:
             self._commands.put(bytes(message.payload))
         elif message.topic == self.topics.player_results:
@@ -237,18 +249,26 @@ class TableLink:
             return
         take(body)
 
-    def _take_ack(self, payload: bytes) -> None:
+    def _take_ack(self, payload: bytes, *, head: bool = False) -> None:
         try:
             ack = json.loads(payload)
             session, seq, console = ack["session"], int(ack["seq"]), str(ack.get("console", ""))
         except (ValueError, KeyError, TypeError):
-            log.warning("table %s: unreadable acknowledgement from the console ignored", self.table)
+            log.warning("table %s: unreadable acknowledgement from the %s console ignored", self.table,
+                        "head" if head else "room's")
             return
         with self._lock:
             held = seq if session == self.session else 0
+            if head:  # the head console asks again; the cursor stays the room console's (module doc)
+                if console != self._head_console:
+                    self._head_console = console
+                    self._rewind.add("head")
+                self._head_acked = held
+                self._wake.set()
+                return
             if console != self._ack_console:  # a console (re)started: it may hold less than we sent
                 self._ack_console = console
-                self._rewind = True
+                self._rewind.add("console")
             self._acked = held
         self._ack_seen.set()
         self._wake.set()
@@ -273,12 +293,12 @@ class TableLink:
         with self._lock:
             if not self._connected:
                 return
-            rewind = self._rewind
+            rewind = bool(self._rewind)
         if rewind:
             self._ack_seen.wait(_ACK_WAIT)  # the retained acknowledgement comes right after subscribing
             with self._lock:
-                self._rewind = False
-                self._cursor = self._acked or 0
+                self._cursor = _rewound(self._rewind, self._cursor, self._acked, self._head_acked)
+                self._rewind = set()
                 self._prev = self._cursor
         while drain or not self._stop.is_set():
             rows = self._reader.rows_after(self._cursor, _BATCH)
@@ -351,6 +371,22 @@ class TableLink:
             self.runtime.restore(ref, action.session, action.events)
             return
         self.runtime.command(action, {"alert": "command", "ref": ref})
+
+
+def _rewound(why: set[str], cursor: int, acked: int | None, head: int | None) -> int:
+    """Where the cursor goes back to, and ``why``. Without a head console: what the room's console
+    holds. With one: connected again, the lower of what the two consoles hold (a broker may have
+    lost anything after it); asked again by one of them, what that one holds, never past a row
+    still to be sent again for the other."""
+    if head is None:
+        return acked or 0
+    if "connect" in why:
+        return min(acked or 0, head)
+    if "console" in why:
+        cursor = min(cursor, acked or 0)
+    if "head" in why:
+        cursor = min(cursor, head)
+    return cursor
 
 
 def _arbiter_view(snap: Any, name: str) -> Json:

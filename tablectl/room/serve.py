@@ -10,7 +10,9 @@
   tables (each its own ``tablectl demo`` process, playing real corpus boards, with its
   pages), and the console. ``make run`` starts it. Without the corpus (or with ``--deal``)
   the tables deal their own boards, every table the same cards on the same board (one
-  deal seed for the room), and one line says so.
+  deal seed for the room), and one line says so. With ``--rooms N`` it is an event of N rooms,
+  each on its own broker bridged to a centre, with its console, and the head console
+  (``tablectl.room.event_demo``).
 """
 
 from __future__ import annotations
@@ -161,7 +163,7 @@ def _cmd_console(args: argparse.Namespace) -> int:
         except (ValueError, OSError) as exc:  # MovementError is a ValueError naming the file and the key
             print(f"tablectl console: {exc}", file=sys.stderr)
             return 2
-    console = Console(address, Path(data_dir), session=session)
+    console = Console(address, Path(data_dir), session=session, head=args.head)
     console.start()
     print(f"Director's console for {address.club} ({address.url()})")
     named = [h for h in options.hosts if h not in ("localhost", "127.0.0.1", "::1")]
@@ -182,15 +184,17 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
     from tablectl.room.console import Console
     from tablectl.room.process import BrokerError, MosquittoMissing, MosquittoProcess, free_port, runnable_config
     from tablectl.serve import ServerOptions, setup_logging, show_pin
-    from web_ui.arbiter_link import ENV as LINK_ENV
     from web_ui.arbiter_link import table_key
 
+    if args.rooms != 1:
+        from tablectl.room.event_demo import run_event_demo
+        return run_event_demo(args)
     started = time.monotonic()
     setup_logging(args.verbose)
     logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
     n = args.tables
-    if not 1 <= n <= 30:
-        print("tablectl room demo: --tables must be 1 to 30", file=sys.stderr)
+    if not 1 <= n <= MAX_DEMO_TABLES:
+        print(f"tablectl room demo: --tables must be 1 to {MAX_DEMO_TABLES}", file=sys.stderr)
         return 2
     ports = [args.port + i for i in range(n + 1)]
     from tablectl.ports import PORT_TAKEN_EXIT, taken_ports_message
@@ -226,24 +230,8 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
     try:
         console.start()
         for i, table in enumerate(tables, start=1):
-            data = root / f"table-{table}"
-            data.mkdir(parents=True, exist_ok=True)
-            cmd = [sys.executable, "-m", "tablectl", "demo", "--port", str(ports[i]), "--data-dir", str(data),
-                   "--seed", str(args.seed + i - 1), "--speed", str(args.speed),
-                   "--irregularity-rate", str(args.irregularity_rate),
-                   "--auto-rule-after", str(args.auto_rule_after), "--boards-per-round", str(args.boards_per_round)]
-            cmd += (["--board-order", ",".join(map(str, orders[table]))] if table in orders
-                    else ["--boards", str(args.boards)])
-            if dealing:  # one deal seed for the room: board N holds the same cards at every table
-                cmd += ["--deal", "--deal-seed", str(args.seed)]
-            if i == 1 and args.first_irregularity != "none":
-                cmd += ["--first-irregularity", args.first_irregularity]
-            env = {**os.environ, "BRIDGE_CLUB_URL": room.url(table), "BRIDGE_TABLE_ID": table,  # not on a command line
-                   "BRIDGE_ARBITER_PIN": pin, LINK_ENV: table_key(link_key, table).decode()}
-            out = (data / "demo.out").open("wb")
-            children.append(subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                             start_new_session=True))
-            out.close()
+            children.append(table_process(args, i, table, ports[i], root / f"table-{table}", room.url(table), pin,
+                                          table_key(link_key, table).decode(), orders.get(table), dealing))
         print(f"The club room '{DEMO_CLUB}': {n} simulated tables, the broker on 127.0.0.1:{room.port} "
               f"(passwords and ACL: {room.directory})")
         print(f"  Director's console   http://127.0.0.1:{ports[0]}/")
@@ -263,35 +251,69 @@ def _cmd_room_demo(args: argparse.Namespace) -> int:
                               link_key, {t: f"http://127.0.0.1:{ports[i]}" for i, t in enumerate(tables, 1)})
     finally:  # in order: the tables, the console, then the broker they all use
         stopping.set()
-        for child in children:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(child.pid, signal.SIGTERM)
-        for child in children:
-            try:
-                child.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(child.pid, signal.SIGKILL)
+        stop_children(children)
         console.stop()
         broker.stop()
 
+
+def table_process(args: argparse.Namespace, index: int, table: str, port: int, data: Path, url: str, pin: str,
+                  key: str, order: list[int] | None, dealing: bool) -> subprocess.Popen[bytes]:
+    """Start table ``table`` of a room demo, the ``index``-th of the demo, as its own ``tablectl demo``
+    process serving its pages on ``port``, its files in ``data``, linked to the room at ``url``
+    (its password, PIN and arbiter link key in its environment: never on a command line)."""
+    from web_ui.arbiter_link import ENV as LINK_ENV
+
+    data.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, "-m", "tablectl", "demo", "--port", str(port), "--data-dir", str(data),
+           "--seed", str(args.seed + index - 1), "--speed", str(args.speed),
+           "--irregularity-rate", str(args.irregularity_rate),
+           "--auto-rule-after", str(args.auto_rule_after), "--boards-per-round", str(args.boards_per_round)]
+    cmd += ["--board-order", ",".join(map(str, order))] if order else ["--boards", str(args.boards)]
+    if dealing:  # one deal seed for the room: board N holds the same cards at every table
+        cmd += ["--deal", "--deal-seed", str(args.seed)]
+    if index == 1 and args.first_irregularity != "none":
+        cmd += ["--first-irregularity", args.first_irregularity]
+    env = {**os.environ, "BRIDGE_CLUB_URL": url, "BRIDGE_TABLE_ID": table, "BRIDGE_ARBITER_PIN": pin, LINK_ENV: key}
+    with (data / "demo.out").open("wb") as out:
+        return subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def stop_children(children: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM each child's process group, then SIGKILL those still there after 15 s."""
+    for child in children:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGTERM)
+    for child in children:
+        try:
+            child.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGKILL)
+
+
+MAX_DEMO_TABLES = 1000
+"""Tables of a demo room at most (each is a process of some 60 MB: the machine's memory is the real bound)."""
 
 _DEMO_BOARDS = 12
 """Boards of the demo's corpus file (an ACBL speedball: 12 boards, each played at many tables);
 a room that deals its own boards plays as many."""
 
 
-def _demo_session(root: Path, tables: int, per_round: int) -> tuple[Any, dict[str, list[int]]]:
-    """The room demo's session: a Mitchell of ``tables`` tables (written to ``session.toml``)
-    and the boards each table plays in its order; none when the corpus file has too few boards."""
+def _demo_session(root: Path, tables: int, per_round: int,
+                  sections: list[str] | None = None) -> tuple[Any, dict[str, list[int]]]:
+    """The room demo's session: a Mitchell of ``tables`` tables (in each of ``sections``: their tables
+    ``A1``, ``A2``, ...), written to ``session.toml``, and the boards each table plays in its order;
+    none when the corpus file has too few boards."""
     from controller.fieldscore.movement import MovementError
     from controller.fieldscore.session import loads_session
 
     text = (f'[session]\nname = "Demo room"\nmovement = "mitchell"\ntables = {tables}\n'
             f"boards_per_round = {per_round}\n")
+    if sections:
+        text += "sections = [" + ", ".join(f'"{s}"' for s in sections) + "]\n"
     try:
         session = loads_session(text, "session.toml")
-        movement = session.movement()
+        movement = session.sections[0][1]  # every section plays the same movement
     except MovementError:  # one table is no Mitchell: it plays its boards in order
         return None, {}
     if max(movement.board_numbers) > _DEMO_BOARDS:
@@ -300,19 +322,22 @@ def _demo_session(root: Path, tables: int, per_round: int) -> tuple[Any, dict[st
     orders: dict[str, list[int]] = {}
     for sitting in sorted(movement.sittings, key=lambda s: s.round):
         if not sitting.sit_out:
-            orders.setdefault(str(sitting.table), []).extend(movement.boards(sitting.board_set))
+            for section in sections or [""]:
+                orders.setdefault(f"{section}{sitting.table}", []).extend(movement.boards(sitting.board_set))
     return session, orders
 
 
-def _watch(children: list[subprocess.Popen[bytes]], root: Path, stopping: threading.Event) -> None:
+def _watch(children: list[subprocess.Popen[bytes]], root: Path, stopping: threading.Event,
+           names: list[str] | None = None) -> None:
     """Say when a table process ends while the room runs (its output is in its data dir); quiet once the
-    room is ``stopping``."""
+    room is ``stopping``. ``names``: the children's table ids (default 1, 2, ...)."""
+    names = names or [str(i) for i in range(1, len(children) + 1)]
     reported: set[int] = set()
     while len(reported) < len(children) and not stopping.is_set():
-        for i, child in enumerate(children, start=1):
+        for i, (name, child) in enumerate(zip(names, children, strict=True)):
             if i not in reported and child.poll() is not None and not stopping.is_set():
                 reported.add(i)
-                print(f"  table {i} stopped (exit {child.returncode}; see {root / f'table-{i}' / 'demo.out'})",
+                print(f"  table {name} stopped (exit {child.returncode}; see {root / f'table-{name}' / 'demo.out'})",
                       flush=True)
         stopping.wait(1.0)
 
@@ -341,6 +366,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room:
     c.add_argument("--table-url", action="append", metavar="ID=URL",
                    help="where table ID serves its pages, for those links (repeat per table), "
                         f"e.g. 3=https://table-3.local:{addresses.TABLE_PORT}")
+    c.add_argument("--head", action="store_true",
+                   help="the head console of an event whose rooms are bridged to a centre (--club: the centre, as "
+                        "its console user): it sees every room's tables, each room keeps its own console")
     c.add_argument("--verbose", action="store_true")
     c.set_defaults(func=_cmd_console)
     if room is not None:
@@ -348,7 +376,10 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room:
                             description="A private Mosquitto (club configuration), N simulated tables playing "
                                         "real corpus boards (without a corpus, boards they deal themselves), and "
                                         "the Director's console, on this machine.")
-        d.add_argument("--tables", type=int, default=4, help="how many tables (4)")
+        d.add_argument("--tables", type=int, default=4, help="how many tables (4), in each room with --rooms")
+        d.add_argument("--rooms", type=int, default=1,
+                       help="rooms (sections A, B, ...), each on its own broker bridged to a centre, with its own "
+                            "console; the head console serves on --port (1: one room, no centre)")
         d.add_argument("--port", type=int, default=CONSOLE_PORT,
                        help=f"the console's port ({CONSOLE_PORT}); table N serves its pages on PORT+N")
         d.add_argument("--data-dir", default=".room-demo", help="where the room keeps its files (.room-demo)")

@@ -112,7 +112,8 @@ def test_table_topics_follow_the_tree() -> None:
     assert t.ack == "bridge/riverside/console/ack/12"
     assert t.player_results == "bridge/riverside/table/12/results"
     assert t.public == "bridge/riverside/public/12"
-    assert t.subscriptions == (t.command, t.ack, t.player_results)
+    assert t.head_ack == "bridge/riverside/console/head/12"
+    assert t.subscriptions == (t.command, t.ack, t.head_ack, t.player_results)
     assert ClubAddress.parse("mqtt://h/riverside").topics("12") == t
 
 
@@ -146,6 +147,7 @@ def test_a_board_name_is_checked_too() -> None:
     ("bridge/c/table/3/result/12", TopicParts("3", "result", "12")),
     ("bridge/c/table/3/command", TopicParts("3", "command")),
     ("bridge/c/console/ack/3", TopicParts("3", "ack")),
+    ("bridge/c/console/head/3", TopicParts("3", "head_ack")),
     ("bridge/c/public/3/state", TopicParts("3", "public", "state")),
     ("bridge/other/table/3/state", None),
     ("bridge/c/table/3/nonsense", None),

@@ -29,6 +29,7 @@ def _mode(path: Path) -> int:
     ("1-3", ["1", "2", "3"]),
     ("1-2,7,10-11", ["1", "2", "7", "10", "11"]),
     ("A1,A2,B-1", ["A1", "A2", "B-1"]),
+    ("A1-A3,B9", ["A1", "A2", "A3", "B9"]),  # a section's tables
 ])
 def test_tables_are_a_count_ranges_or_ids(spec: str, tables: list[str]) -> None:
     assert parse_tables(spec) == tables
@@ -64,7 +65,7 @@ def test_conf_has_no_anonymous_access_and_names_its_files(tmp_path: Path) -> Non
     assert not any(line.startswith(("certfile", "keyfile")) for line in conf)
 
 
-def test_acl_lets_a_table_write_only_its_topics_and_read_only_its_command_ack_and_players_results() -> None:
+def test_acl_lets_a_table_write_only_its_topics_and_read_only_its_command_acks_and_players_results() -> None:
     blocks = acl_text("c", ["1", "2"]).split("\n\n")[1:]
     assert blocks[0].splitlines() == [
         "user console",
@@ -84,6 +85,7 @@ def test_acl_lets_a_table_write_only_its_topics_and_read_only_its_command_ack_an
         "topic write bridge/c/public/2/#",
         "topic read bridge/c/table/2/command",
         "topic read bridge/c/console/ack/2",
+        "topic read bridge/c/console/head/2",
         "topic read bridge/c/table/2/results",
     ]
     rules = [line for line in acl_text("c", ["1"]).splitlines() if line and not line.startswith("#")]
