@@ -82,6 +82,12 @@ messages are dropped and, once its backlog is taken, it is asked to send them ag
 no table's flood holds the console's memory or delays the others)."""
 _BATCH = 500
 """Messages taken in one transaction."""
+_BATCH_BYTES = 256 << 10
+"""Bytes of the bulk messages (states, events, results) taken in one transaction: an alert that
+arrives meanwhile waits for at most one such batch."""
+_RESULTS_EVERY = 1.0
+"""Seconds between two computations of the players' results while messages keep coming (at
+once when the queue is empty): every table's page is computed each time."""
 _TICK = 5.0
 """Seconds between two looks at the round clock when nothing arrives (the players' results follow it)."""
 
@@ -110,6 +116,14 @@ class Console:
         self._wall = wall
         self._started = wall()
         self._queue: queue.SimpleQueue[tuple[str, bytes, float, bool] | None] = queue.SimpleQueue()
+        """The bulk lane (states, events, results, acknowledgements), and what wakes the console thread."""
+        self._urgent: queue.SimpleQueue[tuple[str, bytes, float, bool]] = queue.SimpleQueue()
+        """The priority lane: the tables' alerts (irregularities, calls for the Director, answers),
+        taken before any bulk message waiting (``_run``)."""
+        self._backlog: deque[tuple[str, bytes, float, bool]] = deque()
+        """Bulk messages taken off the queue but not yet in the room (an alert came first)."""
+        self._results_at = 0.0
+        self._freed = False
         self._pending: dict[str, int] = {}
         self._overflowed: set[str] = set()
         self._pending_lock = threading.Lock()
@@ -322,36 +336,86 @@ class Console:
                 self._overflowed.add(table)
                 return
             self._pending[table] = held + len(payload)
-        self._queue.put((message.topic, payload, self._wall(), bool(message.retain)))
+        item = (message.topic, payload, self._wall(), bool(message.retain))
+        if len(parts) > 4 and parts[4] == "alert":  # the priority lane, and a nudge for a sleeping thread
+            self._urgent.put(item)
+            self._queue.put(("", b"", item[2], False))
+        else:
+            self._queue.put(item)
 
     def _run(self) -> None:
-        while True:
-            try:
-                item = self._queue.get(timeout=_TICK)
-            except queue.Empty:
+        """The console thread: alerts first (``_urgent``), then the bulk in batches of at most
+        ``_BATCH`` messages and ``_BATCH_BYTES``, cut short when an alert arrives (the rest waits
+        in ``_backlog``); the players' results when the queue is empty or every ``_RESULTS_EVERY``."""
+        stopping = False
+        while not stopping or self._backlog:
+            if not self._backlog:
                 try:
-                    self._publish_results()
-                except Exception:  # the console thread must go on
-                    log.exception("console: the players' results could not be sent")
-                continue
-            if item is None:
-                return
-            items = [item]
-            while len(items) < _BATCH:
+                    item = self._queue.get(timeout=_TICK)
+                except queue.Empty:
+                    self._results(force=True)
+                    continue
+                if item is None:
+                    stopping = True
+                else:
+                    self._backlog.append(item)
+            self._take_urgent()
+            size = 0
+            while not stopping and len(self._backlog) < _BATCH and size < _BATCH_BYTES and self._urgent.empty():
                 try:
                     nxt = self._queue.get_nowait()
                 except queue.Empty:
                     break
                 if nxt is None:
-                    self._queue.put(None)
+                    stopping = True
                     break
-                items.append(nxt)
+                self._backlog.append(nxt)
+                size += len(nxt[1])
+            self._take_bulk()
+            self._results(force=self._queue.empty() and self._urgent.empty() and not self._backlog)
+        self._take_urgent()
+
+    def _take_urgent(self) -> None:
+        """Take every alert waiting (the priority lane)."""
+        items: list[tuple[str, bytes, float, bool]] = []
+        while True:
             try:
-                self._take(items)
-            except Exception:
-                log.exception("console: %d messages could not be taken", len(items))
-            finally:
+                items.append(self._urgent.get_nowait())
+            except queue.Empty:
+                break
+        if items:
+            self._guarded(items)
+
+    def _take_bulk(self) -> None:
+        """Take the backlog, up to ``_BATCH`` messages and ``_BATCH_BYTES``."""
+        items: list[tuple[str, bytes, float, bool]] = []
+        size = 0
+        while self._backlog and len(items) < _BATCH and size < _BATCH_BYTES:
+            items.append(self._backlog.popleft())
+            size += len(items[-1][1])
+        if items:
+            self._guarded(items)
+
+    def _guarded(self, items: list[tuple[str, bytes, float, bool]]) -> None:
+        self._freed = False
+        try:
+            self._take(items)
+        except Exception:
+            log.exception("console: %d messages could not be taken", len(items))
+        finally:
+            if not self._freed:
                 self._taken(items)
+
+    def _results(self, *, force: bool) -> None:
+        """The players' results, now when ``force`` or ``_RESULTS_EVERY`` has passed."""
+        now = time.monotonic()
+        if not force and now - self._results_at < _RESULTS_EVERY:
+            return
+        self._results_at = now
+        try:
+            self._publish_results()
+        except Exception:  # the console thread must go on
+            log.exception("console: the players' results could not be sent")
 
     def _taken(self, items: list[tuple[str, bytes, float, bool]]) -> None:
         """The queue's bound for each table, freed of ``items``."""
@@ -424,6 +488,8 @@ class Console:
             self._changed.notify_all()
         for alarm in alarms:  # the Director first; what is kept and acknowledged next
             self._emit({"kind": "alarm", **alarm})
+        self._taken(items)  # what still waits of each table is what follows this batch (``_keep``'s gaps)
+        self._freed = True
         acks = self._keep(kept, states, refused, touched)
         for table, (session, seq) in acks.items():
             self._publish_ack(table, session, seq)
@@ -431,7 +497,6 @@ class Console:
             self._sent.append(self._client.publish(topic, b"", qos=1, retain=True))
         for table, session, since, upto in damaged:
             self._send_restore(table, session, since, upto)
-        self._publish_results()
         if touched or refused:
             self._notify()
 
@@ -453,13 +518,15 @@ class Console:
             with self._pending_lock:
                 drained = {t for t in self._overflowed if self._pending.get(t, 0) < _PENDING_BYTES // 2}
                 self._overflowed -= drained
+                waiting = set(self._pending)
             acks = {}
             for table in touched | drained:
                 ack = self.room.acknowledged(table)
                 if ack is None:
                     continue
                 stream = self.room.streams.get((table, ack[0]))
-                gap = (stream is not None and bool(stream.early)) or table in drained
+                # an alert taken before the bulk it followed is no gap while that bulk still waits
+                gap = (stream is not None and bool(stream.early) and table not in waiting) or table in drained
                 if gap and self._rewound.get(table) != ack[1]:
                     self._rewound[table] = ack[1]
                     self._tokens[table] = f"{self.instance}.{secrets.token_hex(3)}"
