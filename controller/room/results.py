@@ -1,8 +1,8 @@
 """The room's results as they come in: each table's results put to its pairs, the field scored
 live, and the boards checked across the room (pure).
 
-``RoomResults`` takes what the tables publish: a board started (the table's ``state``, whose
-arbiter view holds the deal) and a board finished (its ``result``, the replay entry). It keeps
+``RoomResults`` takes what the tables publish: a board started (the table's ``state``: its
+``deal``, or its arbiter view's deal) and a board finished (its ``result``, the replay entry). It keeps
 
 * the **travellers**: per board, every table's result entry as it arrived;
 * the **attribution** of each result to its pairs. With the Director's session
@@ -20,7 +20,7 @@ arbiter view holds the deal) and a board finished (its ``result``, the replay en
 And it checks the boards across the room:
 
 * **Law 87, a fouled board:** the same board number seen with different deals at two tables
-  (the deal of the table's view at board start, or of its result). The Director is told
+  (the deal of the table's state at board start, or of its result). The Director is told
   once for every new deal; the board's results are scored in groups, the tables with the same
   deal against each other (Law 87B), each group scaled to the full top by Neuberg's formula.
   The group with the most tables keeps the board's number; the others are ``7b``, ``7c``...
@@ -161,6 +161,9 @@ class RoomResults:
         self._told: dict[str, int] = {}
         """board -> how many different deals the Director has been told of."""
         self._scored: _Scored | None = None
+        self.changes = 0
+        """How many times the results changed (a result, a deal, the desk): the console's page is sent
+        the travellers and the ranking again only when it moved on."""
         self.desk = Desk()
         """The Director's corrections and adjusted scores (``controller.room.adjustments``)."""
 
@@ -178,9 +181,12 @@ class RoomResults:
         # of a later board can arrive before the results of the boards it missed
         if played is not None and played == (0 if way is None else len(way.seen)):
             alerts += self._began(table, board, "is playing")
-        view = body.get("view")
-        deal = view.get("board") if isinstance(view, dict) else None
-        alerts += self._deal(table, board, deal.get("deal") if isinstance(deal, dict) else None)
+        deal = body.get("deal")  # the state's own (a table that sends its arbiter view on demand)
+        if deal is None:  # a table that sends its arbiter view in every state
+            view = body.get("view")
+            seen = view.get("board") if isinstance(view, dict) else None
+            deal = seen.get("deal") if isinstance(seen, dict) else None
+        alerts += self._deal(table, board, deal)
         return alerts
 
     def result(self, table: str, body: Mapping[str, Any]) -> list[RoomAlert]:
@@ -189,7 +195,7 @@ class RoomResults:
         if number is None:
             return []
         self.results.setdefault(str(number), {})[table] = dict(body)
-        self._scored = None
+        self._rescore()
         board = _int(number)
         if board is None:
             return []
@@ -208,7 +214,7 @@ class RoomResults:
         if known.get(table) == deal:
             return []
         known[table] = deal
-        self._scored = None
+        self._rescore()
         alerts = self._rotated(table, board, deal)
         groups = self.groups(str(board))
         told = self._told.get(str(board), 1)
@@ -430,12 +436,16 @@ class RoomResults:
         if len(entry.assigned) > 1 and self.session is not None and self.session.scoring is Scoring.TEAMS:
             raise DeskError("a weighted score in a team match is not scored yet: assign one result")
         self.desk = self.desk.add(entry)
-        self._scored = None
+        self._rescore()
         return self.desk.entries[-1]
+
+    def _rescore(self) -> None:
+        self._scored = None
+        self.changes += 1
 
     def scored_again(self) -> None:
         """Score again when asked (the desk was put back from the console's store)."""
-        self._scored = None
+        self._rescore()
 
     def entries(self) -> dict[str, dict[str, Json]]:
         """board -> table -> the result entry as it stands after the Director's entries."""

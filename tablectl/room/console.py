@@ -49,7 +49,7 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +67,7 @@ from tablectl.room.commands import command
 from tablectl.room.console_desk import DeskStore, adjust_kept, desk_json, restore_desk
 from tablectl.room.console_store import ConsoleStore, Message, Refusal, restore
 from tablectl.room.intake import Claims, Refused, Taken, foreign_console, prev_of, read_message
-from tablectl.room.link import COMMAND_LIMIT, iso, room_client
+from tablectl.room.link import COMMAND_LIMIT, VIEW_SECONDS, iso, room_client
 from tablectl.room.sessions import STALE_HOURS, archive, archive_path, archives, read_archive, session_key
 
 __all__ = ["Console", "ConsoleStore"]
@@ -88,6 +88,10 @@ arrives meanwhile waits for at most one such batch."""
 _RESULTS_EVERY = 1.0
 """Seconds between two computations of the players' results while messages keep coming (at
 once when the queue is empty): every table's page is computed each time."""
+_VIEW_ASK_AGAIN = 5.0
+"""Seconds before a table that has not sent its arbiter view yet is asked for it again."""
+_JOURNAL = 1000
+"""Versions whose changes the console remembers: a page further behind is sent the whole room."""
 _TICK = 5.0
 """Seconds between two looks at the round clock when nothing arrives (the players' results follow it)."""
 
@@ -151,7 +155,12 @@ class Console:
         self._lost_reason = "not reached yet since the console started"
         self._stopping = False
         self.version = 0
+        self._journal: deque[tuple[int, frozenset[str] | None, int, int]] = deque(maxlen=_JOURNAL)
+        """Per version: the tables whose tile changed (None: all), the results' and the alerts' counts
+        then (``changes``: what the page lacks since a version)."""
         self.received = 0
+        self._view_asked: dict[str, float] = {}
+        """table -> when the console last asked it for its arbiter view."""
         self.duplicates = 0
         self._thread: threading.Thread | None = None
         self._published: dict[str, str] = {}
@@ -170,6 +179,7 @@ class Console:
         self._acks = {t: a for t in self._known() if (a := self.room.acknowledged(t)) is not None}
         self.desk_store = DeskStore(self.store.path)
         restore_desk(self.room.results, self.desk_store.load())
+        self._bump(None)
         self._client = room_client(address, f"bridge-{self.club}-console", clean_session=False)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
@@ -224,7 +234,8 @@ class Console:
             for table, tile in old.tiles.items():  # the tables as they are now (their tiles), nothing of the session
                 self.room.tiles[table] = tile
             self._published.clear()
-            self.version += 1
+            self._journal.clear()
+            self._bump(None)
         log.warning("console: a new session starts (%s); the previous one is kept in %s", why, kept)
 
     def _restore_settings(self) -> None:
@@ -484,7 +495,7 @@ class Console:
                 if got.alarm is not None:
                     alarms.append({"table": table, "text": got.alarm, "at": msg.get("at"),
                                    "received": now})
-            self.version += 1
+            self._bump(touched)
             self._changed.notify_all()
         for alarm in alarms:  # the Director first; what is kept and acknowledged next
             self._emit({"kind": "alarm", **alarm})
@@ -637,15 +648,48 @@ class Console:
         with self._lock:
             out = self.room.snapshot(self._wall())
             out["version"] = self.version
-            count, recent = self.store.refused(10)
-            out["refused"] = {"count": count, "recent": recent, "dropped": self.dropped}
-            out["store"] = {"damaged": None if self.store.damaged is None else self.store.damaged.as_json(),
-                            "unreadable": self.unreadable, "error": self.store_error}
-            out["conflicts"] = list(self.conflicts.values())
-            out["other_console"] = self.other_console
+            out.update(self._console_fields())
         out["connected"] = self._connected
         out["broker"] = self.broker()
         return out
+
+    def _bump(self, tables: Iterable[str] | None) -> None:
+        """A new version (under the lock): ``tables``' tiles changed (None: any might have)."""
+        self.version += 1
+        self._journal.append((self.version, None if tables is None else frozenset(tables),
+                              self.room.results.changes, self.room.alerts_count))
+
+    def changes(self, since: int) -> Json | None:
+        """What changed since version ``since``, for the page (``{"kind": "delta", "base", "version",
+        ...}``, ``controller.room.console.Room.changes``); None when the console no longer knows (the
+        page is sent the whole room: ``snapshot``)."""
+        with self._lock:
+            base = next((e for e in self._journal if e[0] == since), None)
+            if base is None:
+                return None
+            tables: set[str] | None = set()
+            for version, touched, _, _ in self._journal:
+                if version <= since:
+                    continue
+                if touched is None:
+                    tables = None
+                    break
+                assert tables is not None
+                tables |= touched
+            out = self.room.changes(self._wall(), tables, self.room.results.changes != base[2],
+                                    self.room.alerts_count - base[3])
+            out.update(self._console_fields())
+            out["full"] = tables is None
+        out["connected"] = self._connected
+        out["broker"] = self.broker()
+        return {"kind": "delta", "base": since, "version": self.version, **out}
+
+    def _console_fields(self) -> Json:
+        count, recent = self.store.refused(10)
+        return {"refused": {"count": count, "recent": recent, "dropped": self.dropped},
+                "store": {"damaged": None if self.store.damaged is None else self.store.damaged.as_json(),
+                          "unreadable": self.unreadable, "error": self.store_error},
+                "conflicts": list(self.conflicts.values()), "other_console": self.other_console}
 
     def broker(self) -> Json:
         """Whether the console has the room's broker: ``{"connected", "since", "text"}``, ``text``
@@ -659,8 +703,29 @@ class Console:
                         "and nothing you send reaches a table. Check the room machine and its network."}
 
     def view(self, table: str) -> Json | None:
+        """The table's arbiter view as it last sent it (None: none yet). A table that sends it on
+        demand is asked for it (again, when the Director has had it open for half its time)."""
         with self._lock:
-            return self.room.view(table)
+            view = self.room.view(table)
+        self._ask_view(table, again=view is not None)
+        return view
+
+    def _ask_view(self, table: str, *, again: bool = False) -> None:
+        """Ask ``table`` for its arbiter view (``tablectl.room.link``'s ``view`` command) when it
+        sends it on demand: once per ``VIEW_SECONDS / 2`` while the Director has it open, or
+        now when ``again`` is False and the last ask is a few seconds old."""
+        with self._lock:
+            tile = self.room.tiles.get(table)
+            if tile is None or not (tile.state or {}).get("view_on_demand") or not tile.online:
+                return
+            now = self._wall()
+            asked = self._view_asked.get(table, 0.0)
+            if now - asked < (VIEW_SECONDS / 2 if again else _VIEW_ASK_AGAIN):
+                return
+            self._view_asked[table] = now
+        message = {"v": 1, "club": self.club, "table": table, "time": iso(now), "command": "view",
+                   "seconds": VIEW_SECONDS}
+        self._client.publish(f"bridge/{self.club}/table/{table}/command", json.dumps(message), qos=1)
 
     def results(self) -> tuple[EventScore | None, dict[str, Deal]]:
         """The session scored so far (None: no result yet) and each board's deal, for the exports."""
@@ -731,7 +796,7 @@ class Console:
 
     def _changed_settings(self) -> Json:
         with self._lock:
-            self.version += 1
+            self._bump(None)
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the players' results
         self._notify()
         return self.settings()
@@ -748,18 +813,21 @@ class Console:
         (DeskError: refused, nothing changed)."""
         with self._lock:
             made = adjust_kept(self.room.results, self.desk_store, entry, self._wall())
-            self.version += 1
+            self._bump(())
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the players' results
         self._notify()
         return made.as_json()
 
     def opened(self, table: str) -> None:
+        """The Director opened ``table``: its calls are being ruled, its arbiter view is asked for."""
         with self._lock:
+            self._view_asked.pop(table, None)
             self.room.opened(table, self._wall())
             for call in self.room.calls.values():
                 if call.table == table and call.state == "being_ruled":
                     self.store.mark(call.key, call.state, self._wall())
-            self.version += 1
+            self._bump((table,))
+        self._ask_view(table)
         self._notify()
 
     def mark(self, key: str, state: str) -> Call:
@@ -768,7 +836,7 @@ class Console:
         with self._lock:
             call = self.room.mark(key, state, self._wall())
             self.store.mark(key, state, self._wall())
-            self.version += 1
+            self._bump((call.table,))
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the answer to the table
         self._notify()
         return call
