@@ -159,6 +159,9 @@ class Console:
         """Per version: the tables whose tile changed (None: all), the results' and the alerts' counts
         then (``changes``: what the page lacks since a version)."""
         self.received = 0
+        self._stream: tuple[int, dict[str, str], dict[str, str], str] = (-1, {}, {}, "")
+        """The latest ``changes``: its version, and per board the travellers and the points it brought
+        the pages to, and the ranking (the next is only what differs)."""
         self._view_asked: dict[str, float] = {}
         """table -> when the console last asked it for its arbiter view."""
         self.duplicates = 0
@@ -680,9 +683,34 @@ class Console:
                                     self.room.alerts_count - base[3])
             out.update(self._console_fields())
             out["full"] = tables is None
+            self._results_changed(out, since)
         out["connected"] = self._connected
         out["broker"] = self.broker()
         return {"kind": "delta", "base": since, "version": self.version, **out}
+
+    def _results_changed(self, out: Json, since: int) -> None:
+        """Of the travellers and the points in ``out``, only the boards that differ from the
+        previous ``changes`` (when it was the one since ``since``: the pages' push stream), and the
+        ranking only when it moved; otherwise all of them (and they become the reference)."""
+        follows = since == self._stream[0]
+        self._stream = (self.version, *self._stream[1:]) if follows else (self.version, {}, {}, "")
+        if "travellers" not in out:
+            return
+        _, travellers, boards, ranking = self._stream
+        new_travellers = {str(t["board"]): json.dumps(t, sort_keys=True) for t in out["travellers"]}
+        new_boards = {b: json.dumps(rows, sort_keys=True) for b, rows in out["scores"]["boards"].items()}
+        new_ranking = json.dumps(out["ranking"], sort_keys=True)
+        self._stream = (self.version, new_travellers, new_boards, new_ranking)
+        if not follows:
+            return
+        out["travellers_changed"] = {b: t for t in out.pop("travellers") if travellers.get(b := str(t["board"]))
+                                     != new_travellers[b]} | {b: None for b in travellers if b not in new_travellers}
+        scores = out["scores"]
+        all_boards = scores.pop("boards")
+        scores["boards_changed"] = {b: rows for b, rows in all_boards.items() if boards.get(b) != new_boards[b]} \
+            | {b: None for b in boards if b not in new_boards}
+        if ranking == new_ranking:
+            del out["ranking"]
 
     def _console_fields(self) -> Json:
         count, recent = self.store.refused(10)

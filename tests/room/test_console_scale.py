@@ -4,7 +4,8 @@ Director's alarms, on the real Mosquitto.
 * an alert (an irregularity, a call for the Director) is taken before the bulk (state messages,
   events, results) that waits in the console's queue: its alarm is never held behind them;
 * the Director's page is sent the whole room once, then only what changed: one table's new state
-  is that table's tile, a push of a few hundred bytes whatever the size of the room;
+  is that table's tile, a push of a few hundred bytes whatever the size of the room; one more
+  result is that board's traveller and points (and the ranking), not every board's;
 * a table's state message is its tile (a few hundred bytes), its arbiter view sent only once the
   Director opens the table (the console's ``view`` command), as an old table's full state is
   still read.
@@ -160,3 +161,47 @@ def test_a_state_with_its_arbiter_view_as_older_tables_send_it_is_still_read(ano
         peer.client.disconnect()
     assert console.view("4") == old["view"]
     assert console.room.results.deals["1"]["4"].pbn().startswith("N:AKQJ.T98.765.432")
+
+
+def _result(table: str, seq: int, board: int, score_ns: int) -> str:
+    return json.dumps({"v": 1, "club": CLUB, "table": table, "session": f"s{table}", "seq": seq, "prev": seq - 1,
+                       "time": "2026-11-27T20:00:00.000Z", "at": 1.0, "number": board, "contract": "3NT",
+                       "declarer": "N", "tricks": 9, "result": "=", "score_ns": score_ns, "status": "played",
+                       "pairs": {"NS": f"{table}N", "EW": f"{table}E"}})
+
+
+def test_one_more_result_is_pushed_as_that_boards_traveller_not_every_boards(anon_broker: Broker,
+                                                                            console: Console) -> None:
+    peer = Peer(anon_broker.url()).connected()
+    played = {"1": [(1, 400), (2, 100)], "2": [(1, 430), (2, 110)], "3": [(1, 600), (2, 620)]}  # table: boards
+    try:
+        for table, boards in played.items():
+            for seq, (board, score) in enumerate(boards, start=1):
+                peer.publish(f"bridge/{CLUB}/table/{table}/result/{board}", _result(table, seq, board, score))
+        wait(lambda: len(console.room.results.results.get("2", {})) == 3 and not console._pending,
+             what="the results taken")
+        peer.publish(f"bridge/{CLUB}/table/4/result/1", _result("4", 1, 1, 420))  # board 1: 5 results, as many
+        peer.publish(f"bridge/{CLUB}/table/5/result/1", _result("5", 1, 1, 450))  # as board 2 will have
+        wait(lambda: len(console.room.results.results.get("1", {})) == 5, what="the 5 results of board 1")
+        settings = ConsoleSettings(check_pin=lambda pin: pin == "2468", club=CLUB, push_interval=0.05,
+                                   hosts=("testserver",))
+        with TestClient(create_console_app(console, settings), base_url="http://testserver") as c:
+            assert c.post("/api/login", json={"pin": "2468"}).status_code == 200
+            with c.websocket_connect("/ws", headers={"Origin": "http://testserver"}) as ws:
+                whole = ws.receive_json()
+                assert [t["board"] for t in whole["travellers"]] == ["1", "2"]
+                peer.publish(f"bridge/{CLUB}/table/4/result/2", _result("4", 2, 2, 650))  # board 2: its 4th
+                first = ws.receive_json()  # the first push after a page connected: the results whole
+                while "travellers" not in first and "travellers_changed" not in first:
+                    first = ws.receive_json()
+                peer.publish(f"bridge/{CLUB}/table/5/result/2", _result("5", 2, 2, 660))  # board 2: its 5th
+                delta = ws.receive_json()
+                while "travellers_changed" not in delta and "travellers" not in delta:
+                    delta = ws.receive_json()
+    finally:
+        peer.client.loop_stop()
+        peer.client.disconnect()
+    assert delta["kind"] == "delta" and "travellers" not in delta
+    assert list(delta["travellers_changed"]) == ["2"] and len(delta["travellers_changed"]["2"]["results"]) == 5
+    assert list(delta["scores"]["boards_changed"]) == ["2"] and "boards" not in delta["scores"]
+    assert delta["ranking"] and [r["pair"] for r in delta["ranking"]] != []

@@ -82,7 +82,21 @@ function tableOrder(a, b) {
 // fetched whole
 function applyDelta(delta) {
   if (!room || delta.base > room.version) { fetchRoom(); return; }
-  const { kind, base, tiles, alerts, full, alerts_count, ...rest } = delta;
+  const { kind, base, tiles, alerts, full, alerts_count, travellers_changed, scores, ...rest } = delta;
+  if (travellers_changed) {
+    const kept = room.travellers.filter((t) => !(String(t.board) in travellers_changed));
+    for (const traveller of Object.values(travellers_changed)) if (traveller) kept.push(traveller);
+    room.travellers = kept.sort((a, b) => tableOrder({ table: String(a.board) }, { table: String(b.board) }));
+  }
+  if (scores && scores.boards_changed) {
+    const { boards_changed, ...head } = scores;
+    const boards = Object.assign({}, room.scores ? room.scores.boards : {});
+    for (const [board, rows] of Object.entries(boards_changed)) {
+      if (rows) boards[board] = rows;
+      else delete boards[board];
+    }
+    room.scores = { ...head, boards };
+  } else if (scores) room.scores = scores;
   if (full) room.tiles = tiles.slice();
   else if (tiles.length) {
     const at = new Map(room.tiles.map((t, i) => [t.table, i]));
