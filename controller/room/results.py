@@ -142,6 +142,28 @@ class _Scored:
     groups: dict[str, list[list[str]]]
     entries: dict[str, dict[str, Json]] = field(default_factory=dict)
     """board -> table -> the result entry as it stands (``RoomResults.entries``)."""
+    _by_pair: dict[tuple[str | None, str], list[tuple[str, str]]] | None = None
+    _standings: dict[tuple[str | None, str], Standing] | None = None
+
+    def of_pair(self, pair: str, section: str | None) -> list[tuple[str, str]]:
+        """The (board, table) rows ``pair`` played in ``section`` (indexed once: every pair's
+        scorecard at the session's end is then linear in the results, not in their square)."""
+        if self._by_pair is None:
+            self._by_pair = {}
+            for key, (who, _, _) in self.rows.items():
+                for side in {who.ns, who.ew}:
+                    self._by_pair.setdefault((who.section or None, side), []).append(key)
+        return self._by_pair.get((section or None, pair), [])
+
+    def standing(self, pair: str, section: str | None) -> Standing | None:
+        """``pair``'s standing in ``section`` (None: not ranked yet)."""
+        if self.score is None:
+            return None
+        if self._standings is None:
+            self._standings = {}
+            for st in self.score.standings:
+                self._standings.setdefault((st.section or None, st.pair), st)
+        return self._standings.get((section or None, pair))
 
 
 class RoomResults:
@@ -613,7 +635,7 @@ class RoomResults:
         ``boards`` played at ``table``, when given."""
         scored = self.scored()
         rows = []
-        keys = scored.rows.keys() if boards is None else \
+        keys = scored.of_pair(pair, section) if boards is None else \
             [(b, t) for b in boards for t in ((table,) if table is not None else scored.entries.get(b, {}))
              if (b, t) in scored.rows]
         for board, table in keys:
@@ -632,10 +654,8 @@ class RoomResults:
                          "percent": None if s is None else _round2(s.percent_ns if ns else s.percent_ew),
                          "top": None if s is None else _round2(s.top), "law15": who.law15})
         rows.sort(key=lambda row: (row["round"] or 0, table_order(str(row["board"]))))
-        standing = None
-        if scored.score is not None:
-            standing = next((_standing(st) for st in scored.score.standings
-                             if st.pair == pair and (st.section or None) == (section or None)), None)
+        found = scored.standing(pair, section)
+        standing = None if found is None else _standing(found)
         return {"pair": pair, "section": section, "standing": standing, "boards": rows}
 
 
