@@ -183,6 +183,11 @@ class RoomResults:
         self._told: dict[str, int] = {}
         """board -> how many different deals the Director has been told of."""
         self._scored: _Scored | None = None
+        self._rows: dict[str, tuple[dict[str, Json], list[tuple[str, Attribution, str, Result | None]]]] = {}
+        """board -> its result entries as they stand and each table's row (attribution, label, result):
+        made again only for a board that changed (``_rescore``), so that one more result costs its board."""
+        self._groups: dict[str, list[list[str]]] = {}
+        """board -> its tables by the deal they played (``groups``), until its deals change."""
         self.changes = 0
         """How many times the results changed (a result, a deal, the desk): the console's page is sent
         the travellers and the ranking again only when it moved on."""
@@ -217,7 +222,7 @@ class RoomResults:
         if number is None:
             return []
         self.results.setdefault(str(number), {})[table] = dict(body)
-        self._rescore()
+        self._rescore(str(number))
         board = _int(number)
         if board is None:
             return []
@@ -236,7 +241,7 @@ class RoomResults:
         if known.get(table) == deal:
             return []
         known[table] = deal
-        self._rescore()
+        self._rescore(str(board))
         alerts = self._rotated(table, board, deal)
         groups = self.groups(str(board))
         told = self._told.get(str(board), 1)
@@ -297,7 +302,9 @@ class RoomResults:
         """Every fouled board's groups of tables (``groups``), by board."""
         out = {}
         for board in sorted(self.deals, key=table_order):
-            groups = self.groups(board)
+            groups = self._groups.get(board)
+            if groups is None:
+                groups = self._groups[board] = self.groups(board)
             if len(groups) > 1:
                 out[board] = groups
         return out
@@ -350,6 +357,9 @@ class RoomResults:
         way = self._ways.setdefault(table, _Way())
         if board in way.seen:
             return []
+        for number, tables in self.results.items():  # its way decides whom its results belong to
+            if table in tables:
+                self._rows.pop(number, None)
         _, movement, sittings = where
         holding = [i for i, s in enumerate(sittings) if board in _set_boards(movement, s)]
         if way.current is None:
@@ -461,9 +471,16 @@ class RoomResults:
         self._rescore()
         return self.desk.entries[-1]
 
-    def _rescore(self) -> None:
+    def _rescore(self, board: str | None = None) -> None:
+        """Score again, ``board``'s rows made again (None: every board's)."""
         self._scored = None
         self.changes += 1
+        if board is None:
+            self._rows.clear()
+            self._groups.clear()
+        else:
+            self._rows.pop(board, None)
+            self._groups.pop(board, None)
 
     def scored_again(self) -> None:
         """Score again when asked (the desk was put back from the console's store)."""
@@ -496,20 +513,20 @@ class RoomResults:
         made: dict[int, tuple[str, str]] = {}
         results: list[Result] = []
         groups = self.fouled()
-        entries = self.entries()
-        for board in sorted(entries, key=table_order):
-            labels = {t: board if i == 0 else f"{board}{chr(ord('a') + i)}"
-                      for i, tables in enumerate(groups.get(board, ())) for t in tables}
-            for table in sorted(entries[board], key=table_order):
-                body = entries[board][table]
-                who = self.attribution(table, board, body)
-                label = labels.get(table, board)
+        entries: dict[str, dict[str, Json]] = {}
+        touched = self.desk.touched()
+        for board in sorted(set(self.results) | {b for b, _ in touched}, key=table_order):
+            made_rows = self._rows.get(board)
+            if made_rows is None:
+                made_rows = self._rows[board] = self._board_rows(board, groups.get(board, []), touched)
+            board_entries, board_rows = made_rows
+            if board_entries:
+                entries[board] = board_entries
+            for table, who, label, result in board_rows:
                 rows[(board, table)] = (who, label, None)
-                result = result_of(label, who.ns, who.ew, who.section, body)
-                if result is None:
-                    continue
-                made[id(result)] = (board, table)
-                results.append(result)
+                if result is not None:
+                    made[id(result)] = (board, table)
+                    results.append(result)
         if not results:
             return _Scored(None, rows, groups, entries)
         participants: tuple[tuple[str | None, str], ...] = ()
@@ -531,6 +548,28 @@ class RoomResults:
                     who, label, _ = rows[key]
                     rows[key] = (who, label, s)
         return _Scored(score, rows, groups, entries)
+
+    def _board_rows(self, board: str, groups: list[list[str]], touched: set[tuple[str, str]]
+                    ) -> tuple[dict[str, Json], list[tuple[str, Attribution, str, Result | None]]]:
+        """``board``'s result entries as they stand after the Director's entries (``entries``), and
+        each table's row: whom it belongs to, the board as scored (a fouled board's group), its result."""
+        entries = dict(self.results.get(board, {}))
+        for b, table in touched:
+            if b == board:
+                body = self.desk.entry(board, table, self.results.get(board, {}).get(table))
+                if body is not None:
+                    entries[table] = body
+                else:
+                    entries.pop(table, None)
+        labels = {t: board if i == 0 else f"{board}{chr(ord('a') + i)}" for i, tables in enumerate(groups)
+                  for t in tables}
+        rows = []
+        for table in sorted(entries, key=table_order):
+            body = entries[table]
+            who = self.attribution(table, board, body)
+            label = labels.get(table, board)
+            rows.append((table, who, label, result_of(label, who.ns, who.ew, who.section, body)))
+        return entries, rows
 
     @staticmethod
     def _matches(results: list[Result], made: dict[int, tuple[str, str]],
