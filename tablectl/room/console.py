@@ -65,6 +65,7 @@ from controller.room.players import PlayerSettings
 from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.commands import command
 from tablectl.room.console_desk import DeskStore, adjust_kept, desk_json, restore_desk
+from tablectl.room.console_push import Journal, ResultsStream
 from tablectl.room.console_store import ConsoleStore, Message, Refusal, restore
 from tablectl.room.intake import Claims, Refused, Taken, foreign_console, prev_of, read_message
 from tablectl.room.link import COMMAND_LIMIT, VIEW_SECONDS, iso, room_client
@@ -90,8 +91,6 @@ _RESULTS_EVERY = 1.0
 once when the queue is empty): every table's page is computed each time."""
 _VIEW_ASK_AGAIN = 5.0
 """Seconds before a table that has not sent its arbiter view yet is asked for it again."""
-_JOURNAL = 1000
-"""Versions whose changes the console remembers: a page further behind is sent the whole room."""
 _TICK = 5.0
 """Seconds between two looks at the round clock when nothing arrives (the players' results follow it)."""
 
@@ -155,13 +154,11 @@ class Console:
         self._lost_reason = "not reached yet since the console started"
         self._stopping = False
         self.version = 0
-        self._journal: deque[tuple[int, frozenset[str] | None, int, int]] = deque(maxlen=_JOURNAL)
-        """Per version: the tables whose tile changed (None: all), the results' and the alerts' counts
-        then (``changes``: what the page lacks since a version)."""
+        self._journal = Journal()
+        """Per version: what changed (``changes``: what the page lacks since a version)."""
         self.received = 0
-        self._stream: tuple[int, dict[str, str], dict[str, str], str] = (-1, {}, {}, "")
-        """The latest ``changes``: its version, and per board the travellers and the points it brought
-        the pages to, and the ranking (the next is only what differs)."""
+        self._stream = ResultsStream()
+        """What the latest ``changes`` brought the pages to (the next carries only what differs)."""
         self._view_asked: dict[str, float] = {}
         """table -> when the console last asked it for its arbiter view."""
         self.duplicates = 0
@@ -386,7 +383,8 @@ class Console:
                 self._backlog.append(nxt)
                 size += len(nxt[1])
             self._take_bulk()
-            self._results(force=self._queue.empty() and self._urgent.empty() and not self._backlog)
+            if not stopping:
+                self._results(force=self._queue.empty() and self._urgent.empty() and not self._backlog)
         self._take_urgent()
 
     def _take_urgent(self) -> None:
@@ -659,58 +657,24 @@ class Console:
     def _bump(self, tables: Iterable[str] | None) -> None:
         """A new version (under the lock): ``tables``' tiles changed (None: any might have)."""
         self.version += 1
-        self._journal.append((self.version, None if tables is None else frozenset(tables),
-                              self.room.results.changes, self.room.alerts_count))
+        self._journal.add(self.version, tables, self.room.results.changes, self.room.alerts_count)
 
     def changes(self, since: int) -> Json | None:
         """What changed since version ``since``, for the page (``{"kind": "delta", "base", "version",
-        ...}``, ``controller.room.console.Room.changes``); None when the console no longer knows (the
-        page is sent the whole room: ``snapshot``)."""
+        ...}``: ``tablectl.room.console_push``, ``controller.room.console.Room.changes``); None when
+        the console no longer knows (the page is sent the whole room: ``snapshot``)."""
         with self._lock:
-            base = next((e for e in self._journal if e[0] == since), None)
-            if base is None:
+            found = self._journal.since(since, self.room.results.changes, self.room.alerts_count)
+            if found is None:
                 return None
-            tables: set[str] | None = set()
-            for version, touched, _, _ in self._journal:
-                if version <= since:
-                    continue
-                if touched is None:
-                    tables = None
-                    break
-                assert tables is not None
-                tables |= touched
-            out = self.room.changes(self._wall(), tables, self.room.results.changes != base[2],
-                                    self.room.alerts_count - base[3])
+            tables = None if found.tables is None else set(found.tables)
+            out = self.room.changes(self._wall(), tables, found.results, found.alerts)
             out.update(self._console_fields())
             out["full"] = tables is None
-            self._results_changed(out, since)
+            self._stream.narrow(out, since, self.version)
         out["connected"] = self._connected
         out["broker"] = self.broker()
         return {"kind": "delta", "base": since, "version": self.version, **out}
-
-    def _results_changed(self, out: Json, since: int) -> None:
-        """Of the travellers and the points in ``out``, only the boards that differ from the
-        previous ``changes`` (when it was the one since ``since``: the pages' push stream), and the
-        ranking only when it moved; otherwise all of them (and they become the reference)."""
-        follows = since == self._stream[0]
-        self._stream = (self.version, *self._stream[1:]) if follows else (self.version, {}, {}, "")
-        if "travellers" not in out:
-            return
-        _, travellers, boards, ranking = self._stream
-        new_travellers = {str(t["board"]): json.dumps(t, sort_keys=True) for t in out["travellers"]}
-        new_boards = {b: json.dumps(rows, sort_keys=True) for b, rows in out["scores"]["boards"].items()}
-        new_ranking = json.dumps(out["ranking"], sort_keys=True)
-        self._stream = (self.version, new_travellers, new_boards, new_ranking)
-        if not follows:
-            return
-        out["travellers_changed"] = {b: t for t in out.pop("travellers") if travellers.get(b := str(t["board"]))
-                                     != new_travellers[b]} | {b: None for b in travellers if b not in new_travellers}
-        scores = out["scores"]
-        all_boards = scores.pop("boards")
-        scores["boards_changed"] = {b: rows for b, rows in all_boards.items() if boards.get(b) != new_boards[b]} \
-            | {b: None for b in boards if b not in new_boards}
-        if ranking == new_ranking:
-            del out["ranking"]
 
     def _console_fields(self) -> Json:
         count, recent = self.store.refused(10)
