@@ -496,7 +496,8 @@ class Console:
                 if got.alarm is not None:
                     alarms.append({"table": table, "text": got.alarm, "at": msg.get("at"),
                                    "received": now})
-            self._bump(touched)
+            if touched or refused:  # a nudge alone (``_on_message``, the settings) changes nothing of the room
+                self._bump(touched)
             self._changed.notify_all()
         for alarm in alarms:  # the Director first; what is kept and acknowledged next
             self._emit({"kind": "alarm", **alarm})

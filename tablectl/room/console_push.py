@@ -21,8 +21,9 @@ __all__ = ["JOURNAL", "Journal", "ResultsStream", "Since"]
 
 Json = dict[str, Any]
 
-JOURNAL = 1000
-"""Versions whose changes are remembered: a page further behind is sent the whole room."""
+JOURNAL = 10_000
+"""Versions whose changes are remembered (a few hundred kB at most): a page further behind is
+sent the whole room."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,13 +50,15 @@ class Journal:
 
     def since(self, version: int, results: int, alerts: int) -> Since | None:
         """What changed after ``version``, given the counts now (None: not remembered)."""
-        base = next((e for e in self._entries if e[0] == version), None)
-        if base is None:
+        if not self._entries or not self._entries[0][0] <= version <= self._entries[-1][0]:
+            return None
+        first = version - self._entries[0][0]  # the versions follow each other, one by one
+        base = self._entries[first]
+        if base[0] != version:  # never: every version has its entry
             return None
         tables: set[str] = set()
-        for at, touched, _, _ in self._entries:
-            if at <= version:
-                continue
+        for i in range(first + 1, len(self._entries)):
+            _, touched, _, _ = self._entries[i]
             if touched is None:
                 return Since(None, results != base[2], alerts - base[3])
             tables |= touched
