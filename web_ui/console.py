@@ -33,8 +33,9 @@ HTTP contract (errors are ``{"detail": ...}``):
   guesser did there (404 when the console has no link key or no URL for that table);
 - ``WebSocket /ws``: ``{"kind": "room", ...}`` (the whole room, ``version`` N) on connecting, then
   after every change ``{"kind": "delta", "base", "version", ...}``: what changed since version
-  ``base`` (the tiles that changed, the calls, the new alerts, the travellers and the ranking when
-  they moved; ``full``: every tile), which a page at version ``base`` or later applies and a page
+  ``base`` (the tiles that changed, the calls, the new alerts; at most every 2 s the travellers and
+  points of the boards that changed, ``travellers_changed`` and ``scores.boards_changed``, and the
+  ranking when it moved; ``full``: every tile), which a page at version ``base`` or later applies and a page
   behind it answers by fetching ``GET /api/room`` (a push waiting for a slow page is replaced by
   the next one: that page finds the gap); ``{"kind": "alarm", "table", "text"}`` the moment a
   table raises an irregularity or calls the Director.

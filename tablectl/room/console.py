@@ -65,7 +65,7 @@ from controller.room.players import PlayerSettings
 from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.commands import command
 from tablectl.room.console_desk import DeskStore, adjust_kept, desk_json, restore_desk
-from tablectl.room.console_push import Journal, ResultsStream
+from tablectl.room.console_push import RESULTS_EVERY, Journal, ResultsStream
 from tablectl.room.console_store import ConsoleStore, Message, Refusal, restore
 from tablectl.room.intake import Claims, Refused, Taken, foreign_console, prev_of, read_message
 from tablectl.room.link import COMMAND_LIMIT, VIEW_SECONDS, iso, room_client
@@ -669,7 +669,13 @@ class Console:
             if found is None:
                 return None
             tables = None if found.tables is None else set(found.tables)
-            out = self.room.changes(self._wall(), tables, found.results, found.alerts)
+            was_deferred = self._stream.deferred
+            results = self._stream.due(found.results, since, time.monotonic())
+            if self._stream.deferred and not was_deferred:  # they go with the next push, or on their own
+                timer = threading.Timer(RESULTS_EVERY, self._notify)
+                timer.daemon = True
+                timer.start()
+            out = self.room.changes(self._wall(), tables, results, found.alerts)
             out.update(self._console_fields())
             out["full"] = tables is None
             self._stream.narrow(out, since, self.version)

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["JOURNAL", "Journal", "ResultsStream", "Since"]
+__all__ = ["JOURNAL", "RESULTS_EVERY", "Journal", "ResultsStream", "Since"]
 
 Json = dict[str, Any]
 
@@ -65,15 +65,35 @@ class Journal:
         return Since(frozenset(tables), results != base[2], alerts - base[3])
 
 
+RESULTS_EVERY = 2.0
+"""Seconds between two pushes carrying results (the ranking moves with every result: at 100 tables
+it is tens of kB); the tiles, calls and alerts go at once."""
+
+
 class ResultsStream:
     """What the latest push brought the pages to: its version, each board's traveller and points
-    and the ranking (as JSON text, to compare)."""
+    and the ranking (as JSON text, to compare); whether results wait for their turn."""
 
     def __init__(self) -> None:
+        self.deferred = False
+        """Results changed that the pages have not been sent yet (``RESULTS_EVERY``)."""
+        self._sent_at = float("-inf")
         self._version = -1
         self._travellers: dict[str, str] = {}
         self._boards: dict[str, str] = {}
         self._ranking = ""
+
+    def due(self, changed: bool, since: int, now: float) -> bool:
+        """Whether a push from ``since`` carries the results (``changed``: since then): at most every
+        ``RESULTS_EVERY`` seconds on the pages' stream (else ``deferred``), at once for another."""
+        if not changed and not self.deferred:
+            return False
+        if since == self._version and now - self._sent_at < RESULTS_EVERY:
+            self.deferred = True
+            return False
+        self.deferred = False
+        self._sent_at = now
+        return True
 
     def narrow(self, out: Json, since: int, version: int) -> None:
         """Of the travellers and points in ``out`` (a push from ``since`` to ``version``), keep only

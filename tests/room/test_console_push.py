@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablectl.room.console_push import JOURNAL, Journal, ResultsStream, Since
+from tablectl.room.console_push import JOURNAL, RESULTS_EVERY, Journal, ResultsStream, Since
 
 
 def _journal(*changes: tuple[str, ...] | None) -> Journal:
@@ -54,3 +54,15 @@ def test_a_push_that_follows_the_last_carries_only_the_boards_that_differ() -> N
     third = _push({"1": 10, "2": 25, "3": 5})
     stream.narrow(third, 3, 7)  # not from the last push's version: whole again
     assert "travellers" in third and "travellers_changed" not in third
+
+
+def test_results_go_at_most_every_few_seconds_on_the_pages_stream_and_none_is_forgotten() -> None:
+    stream = ResultsStream()
+    stream.narrow({}, 0, 1)
+    assert stream.due(True, 1, 100.0)  # the first: at once
+    stream.narrow({}, 1, 2)
+    assert not stream.due(True, 2, 100.5) and stream.deferred  # another within RESULTS_EVERY: later
+    stream.narrow({}, 2, 3)
+    assert not stream.due(False, 3, 101.0)  # nothing new since, still waiting
+    assert stream.due(False, 3, 100.0 + RESULTS_EVERY) and not stream.deferred  # its turn: sent
+    assert stream.due(True, 99, 100.0 + RESULTS_EVERY)  # not the pages' stream (a page behind): at once
