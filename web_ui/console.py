@@ -182,23 +182,25 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
+        push_lock = asyncio.Lock()
 
         async def push_room() -> None:
             await asyncio.sleep(settings.push_interval)  # changes within it go out as one room
             pending["room"] = False
             if not clients:
                 return
-            changes = getattr(console, "changes", None)
-            delta = None if changes is None else await asyncio.to_thread(changes, pushed["version"])
-            if delta is None:
-                snapshot = await asyncio.to_thread(console.snapshot)
-                pushed["version"] = snapshot.get("version", -1)
-                text = dumps({"kind": "room", **snapshot})
-            else:
-                pushed["version"] = delta["version"]
-                text = dumps(delta)
-            for q in list(clients):
-                _offer(q, text, room=True)
+            async with push_lock:  # one after the other: each is the changes since the one before
+                changes = getattr(console, "changes", None)
+                delta = None if changes is None else await asyncio.to_thread(changes, pushed["version"])
+                if delta is None:
+                    snapshot = await asyncio.to_thread(console.snapshot)
+                    pushed["version"] = snapshot.get("version", -1)
+                    text = dumps({"kind": "room", **snapshot})
+                else:
+                    pushed["version"] = delta["version"]
+                    text = dumps(delta)
+                for q in list(clients):
+                    _offer(q, text, room=True)
 
         def changed(message: Json) -> None:  # on the console's thread: hand it to the loop
             if message.get("kind") == "alarm":
