@@ -300,9 +300,12 @@ def run(args: argparse.Namespace) -> Json:
                       f"published {published} outbox messages (resends included)")
             sizes = state_sizes(tmp / "console" / "console.sqlite")
             if sizes:
-                print(f"  a table's retained state message (tile + full arbiter view): {sizes[0] / 1024:.1f} KB on "
+                print("  a table's retained state message (its tile; its arbiter view only while the Director has it "
+                      f"open): {sizes[0] / 1024:.1f} KB on "
                       f"average, {sizes[1] / 1024:.1f} KB the largest; a room push to the WebSocket "
-                      f"{client.room_bytes / max(1, client.rooms) / 1024:.1f} KB on average ({client.rooms} pushes)")
+                      f"{client.room_bytes / max(1, client.rooms) / 1024:.1f} KB on average, "
+                      f"{client.room_max / 1024:.1f} KB the largest ({client.rooms} pushes: the whole room on "
+                      "connecting, then the changes)")
             if final:
                 with client.changed:
                     on_ws = sum(len(v) for v in client.alarms.values()) + len(client.other_alarms)

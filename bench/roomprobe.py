@@ -172,6 +172,7 @@ class AlarmClient:
         self.other_alarms: list[Json] = []
         self.rooms = 0
         self.room_bytes = 0
+        self.room_max = 0
         self.changed = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -194,6 +195,7 @@ class AlarmClient:
                     with self.changed:
                         self.rooms += 1
                         self.room_bytes += len(text)
+                        self.room_max = max(self.room_max, len(text))
 
     def _count(self, event: str) -> int:
         return sum(len(v) for (e, _), v in self.alarms.items() if e == event)

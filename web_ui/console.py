@@ -32,8 +32,14 @@ HTTP contract (errors are ``{"detail": ...}``):
 - ``GET /tables/{id}/arbiter``: a redirect (303) to that table's arbiter page by a signed,
   one-time link (``web_ui.arbiter_link``): the Director is in without the PIN, whatever a PIN
   guesser did there (404 when the console has no link key or no URL for that table);
-- ``WebSocket /ws``: ``{"kind": "room", ...}`` after every change, ``{"kind": "alarm", "table",
-  "text"}`` the moment a table raises an irregularity or calls the Director.
+- ``WebSocket /ws``: ``{"kind": "room", ...}`` (the whole room, ``version`` N) on connecting, then
+  after every change ``{"kind": "delta", "base", "version", ...}``: what changed since version
+  ``base`` (the tiles that changed, the calls, the new alerts; at most every 2 s the travellers and
+  points of the boards that changed, ``travellers_changed`` and ``scores.boards_changed``, and the
+  ranking when it moved; ``full``: every tile), which a page at version ``base`` or later applies and a page
+  behind it answers by fetching ``GET /api/room`` (a push waiting for a slow page is replaced by
+  the next one: that page finds the gap); ``{"kind": "alarm", "table", "text"}`` the moment a
+  table raises an irregularity or calls the Director.
 """
 
 # No ``from __future__ import annotations`` here: FastAPI reads the routes' annotations, and the
@@ -172,19 +178,31 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
     gate = PinGate(settings.check_pin, AttemptLimiter(clock), sleep)
     clients: set[asyncio.Queue[str]] = set()
     pending = {"room": False}
+    pushed = {"version": -1}
+    """The version the latest push brought the pages to (a push is the changes since it)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
+        push_lock = asyncio.Lock()
 
         async def push_room() -> None:
             await asyncio.sleep(settings.push_interval)  # changes within it go out as one room
             pending["room"] = False
             if not clients:
                 return
-            text = dumps({"kind": "room", **await asyncio.to_thread(console.snapshot)})
-            for q in list(clients):
-                _offer(q, text, room=True)
+            async with push_lock:  # one after the other: each is the changes since the one before
+                changes = getattr(console, "changes", None)
+                delta = None if changes is None else await asyncio.to_thread(changes, pushed["version"])
+                if delta is None:
+                    snapshot = await asyncio.to_thread(console.snapshot)
+                    pushed["version"] = snapshot.get("version", -1)
+                    text = dumps({"kind": "room", **snapshot})
+                else:
+                    pushed["version"] = delta["version"]
+                    text = dumps(delta)
+                for q in list(clients):
+                    _offer(q, text, room=True)
 
         def changed(message: Json) -> None:  # on the console's thread: hand it to the loop
             if message.get("kind") == "alarm":
@@ -362,7 +380,10 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
         clients.add(q)  # counted from now: handshakes under way count against the cap too
         try:
             await socket.accept()
-            _offer(q, dumps({"kind": "room", **await asyncio.to_thread(console.snapshot)}), room=True)
+            snapshot = await asyncio.to_thread(console.snapshot)
+            if pushed["version"] < 0:  # no push yet: the next is the changes since this page's room
+                pushed["version"] = snapshot.get("version", -1)
+            _offer(q, dumps({"kind": "room", **snapshot}), room=True)
             async with anyio.create_task_group() as tasks:
                 async def reader() -> None:
                     with suppress(WebSocketDisconnect, RuntimeError, OSError):
@@ -412,5 +433,5 @@ def _offer(q: asyncio.Queue[str], text: str, *, room: bool = False) -> None:
 
 
 def _is_room(text: str) -> bool:
-    """A room push (``dumps`` writes ``kind`` first, compact)."""
-    return text.startswith('{"kind":"room"')
+    """A room push, whole or its changes (``dumps`` writes ``kind`` first, compact)."""
+    return text.startswith(('{"kind":"room"', '{"kind":"delta"'))

@@ -193,6 +193,8 @@ class Room:
         self.calls: dict[str, Call] = {}
         self.results = RoomResults(session, session.name if session is not None else club)
         self.alerts: deque[Json] = deque(maxlen=alerts_kept)
+        self.alerts_count = 0
+        """Alerts received since the start (the page asks for those after the ones it has)."""
         self.replies: dict[str, Json] = {}
         self.clock = None if session is None else RoundClock(session.minutes_per_round, session.rounds)
         self.players = PlayerSettings()
@@ -270,6 +272,7 @@ class Room:
     def _alert(self, tile: Tile, msg: Json, now: float) -> Received:
         body = msg.get("body", msg)
         self.alerts.append({"table": tile.table, **body, "time": msg.get("time")})
+        self.alerts_count += 1
         what = str(body.get("what", body.get("alert", "")))
         since = _time(msg) or now
         kind = body.get("alert")
@@ -485,29 +488,57 @@ class Room:
 
     def snapshot(self, now: float) -> Json:
         """The whole room for the console page (JSON)."""
-        calls = sorted(self.calls.values(), key=lambda c: (c.state == "resolved", c.since))
+        calls = self._sorted_calls()
         late = self.late(now)
         late_at = {x.table for x in late}
-        tiles = []
-        for table in sorted(self.tiles, key=_order):
-            tile = self.tiles[table]
-            state = dict(tile.state or {})
-            state.pop("view", None)
-            open_calls = [c for c in calls if c.table == table and c.state != "resolved"]
-            tiles.append({"table": table, "online": tile.online, "colour": tile_colour(tile, calls, table in late_at),
-                          "state": state, "seen": tile.seen, "state_time": tile.state_time,
-                          "calls": [c.key for c in open_calls],
-                          "oldest_call": min((c.since for c in open_calls), default=None)})
-        alerts = [{k: a.get(k) for k in _ALERT_FIELDS if k in a} for a in list(self.alerts)[-30:]]
-        return {"kind": "room", "club": self.club, "now": now, "tiles": tiles,
-                "calls": [c.as_json(now) for c in calls], "travellers": self.results.travellers(),
-                "ranking": self.results.ranking(), "scores": self.results.scores(), "alerts": alerts,
-                "clock": None if self.clock is None else self.clock.as_json(now),
+        tiles = [self._tile_json(table, calls, table in late_at) for table in sorted(self.tiles, key=_order)]
+        return {"kind": "room", "club": self.club, "tiles": tiles, "calls": [c.as_json(now) for c in calls],
+                "alerts": self._alerts(30), **self._results_json(), **self._header(now, late)}
+
+    def changes(self, now: float, tables: set[str] | None, results: bool, alerts: int) -> Json:
+        """What the page needs after a change (``delta``: applied to its snapshot): the tiles of
+        ``tables`` (None: every tile) and of the tables late now, the calls, the ``alerts`` last
+        alerts, the travellers and the ranking when ``results`` changed, and the small fields."""
+        calls = self._sorted_calls()
+        late = self.late(now)
+        late_at = {x.table for x in late}
+        names = set(self.tiles) if tables is None else (set(tables) | late_at) & set(self.tiles)
+        out: Json = {"tiles": [self._tile_json(t, calls, t in late_at) for t in sorted(names, key=_order)],
+                     "calls": [c.as_json(now) for c in calls], "alerts": self._alerts(min(alerts, 30)),
+                     **self._header(now, late)}
+        if results:
+            out.update(self._results_json())
+        return out
+
+    def _sorted_calls(self) -> list[Call]:
+        return sorted(self.calls.values(), key=lambda c: (c.state == "resolved", c.since))
+
+    def _tile_json(self, table: str, calls: list[Call], late: bool) -> Json:
+        tile = self.tiles[table]
+        state = dict(tile.state or {})
+        has_view = isinstance(state.pop("view", None), dict)
+        open_calls = [c for c in calls if c.table == table and c.state != "resolved"]
+        return {"table": table, "online": tile.online, "colour": tile_colour(tile, calls, late),
+                "state": state, "seen": tile.seen, "state_time": tile.state_time, "view": has_view,
+                "calls": [c.key for c in open_calls],
+                "oldest_call": min((c.since for c in open_calls), default=None)}
+
+    def _alerts(self, count: int) -> list[Json]:
+        if count <= 0:
+            return []
+        return [{k: a.get(k) for k in _ALERT_FIELDS if k in a} for a in list(self.alerts)[-count:]]
+
+    def _results_json(self) -> Json:
+        return {"travellers": self.results.travellers(), "ranking": self.results.ranking(),
+                "scores": self.results.scores()}
+
+    def _header(self, now: float, late: list[Late]) -> Json:
+        return {"now": now, "clock": None if self.clock is None else self.clock.as_json(now),
                 "late": [x.as_json() for x in late], "players": self.players.as_json(),
                 "ended": self.ended, "undo_left": self.undo_left(now), "over": self.session_over(now),
                 "released": self.released(now).as_json(), "released_by_director": sorted(self.released_boards,
                                                                                           key=_order),
-                "folded": dict(self.folded)}
+                "folded": dict(self.folded), "alerts_count": self.alerts_count}
 
     def scorecard(self, pair: str, section: str | None = None) -> Json:
         """``pair``'s session so far (``controller.room.results.RoomResults.scorecard``)."""

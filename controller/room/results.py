@@ -1,8 +1,8 @@
 """The room's results as they come in: each table's results put to its pairs, the field scored
 live, and the boards checked across the room (pure).
 
-``RoomResults`` takes what the tables publish: a board started (the table's ``state``, whose
-arbiter view holds the deal) and a board finished (its ``result``, the replay entry). It keeps
+``RoomResults`` takes what the tables publish: a board started (the table's ``state``: its
+``deal``, or its arbiter view's deal) and a board finished (its ``result``, the replay entry). It keeps
 
 * the **travellers**: per board, every table's result entry as it arrived;
 * the **attribution** of each result to its pairs. With the Director's session
@@ -20,7 +20,7 @@ arbiter view holds the deal) and a board finished (its ``result``, the replay en
 And it checks the boards across the room:
 
 * **Law 87, a fouled board:** the same board number seen with different deals at two tables
-  (the deal of the table's view at board start, or of its result). The Director is told
+  (the deal of the table's state at board start, or of its result). The Director is told
   once for every new deal; the board's results are scored in groups, the tables with the same
   deal against each other (Law 87B), each group scaled to the full top by Neuberg's formula.
   The group with the most tables keeps the board's number; the others are ``7b``, ``7c``...
@@ -142,6 +142,28 @@ class _Scored:
     groups: dict[str, list[list[str]]]
     entries: dict[str, dict[str, Json]] = field(default_factory=dict)
     """board -> table -> the result entry as it stands (``RoomResults.entries``)."""
+    _by_pair: dict[tuple[str | None, str], list[tuple[str, str]]] | None = None
+    _standings: dict[tuple[str | None, str], Standing] | None = None
+
+    def of_pair(self, pair: str, section: str | None) -> list[tuple[str, str]]:
+        """The (board, table) rows ``pair`` played in ``section`` (indexed once: every pair's
+        scorecard at the session's end is then linear in the results, not in their square)."""
+        if self._by_pair is None:
+            self._by_pair = {}
+            for key, (who, _, _) in self.rows.items():
+                for side in {who.ns, who.ew}:
+                    self._by_pair.setdefault((who.section or None, side), []).append(key)
+        return self._by_pair.get((section or None, pair), [])
+
+    def standing(self, pair: str, section: str | None) -> Standing | None:
+        """``pair``'s standing in ``section`` (None: not ranked yet)."""
+        if self.score is None:
+            return None
+        if self._standings is None:
+            self._standings = {}
+            for st in self.score.standings:
+                self._standings.setdefault((st.section or None, st.pair), st)
+        return self._standings.get((section or None, pair))
 
 
 class RoomResults:
@@ -161,6 +183,14 @@ class RoomResults:
         self._told: dict[str, int] = {}
         """board -> how many different deals the Director has been told of."""
         self._scored: _Scored | None = None
+        self._rows: dict[str, tuple[dict[str, Json], list[tuple[str, Attribution, str, Result | None]]]] = {}
+        """board -> its result entries as they stand and each table's row (attribution, label, result):
+        made again only for a board that changed (``_rescore``), so that one more result costs its board."""
+        self._groups: dict[str, list[list[str]]] = {}
+        """board -> its tables by the deal they played (``groups``), until its deals change."""
+        self.changes = 0
+        """How many times the results changed (a result, a deal, the desk): the console's page is sent
+        the travellers and the ranking again only when it moved on."""
         self.desk = Desk()
         """The Director's corrections and adjusted scores (``controller.room.adjustments``)."""
 
@@ -178,9 +208,12 @@ class RoomResults:
         # of a later board can arrive before the results of the boards it missed
         if played is not None and played == (0 if way is None else len(way.seen)):
             alerts += self._began(table, board, "is playing")
-        view = body.get("view")
-        deal = view.get("board") if isinstance(view, dict) else None
-        alerts += self._deal(table, board, deal.get("deal") if isinstance(deal, dict) else None)
+        deal = body.get("deal")  # the state's own (a table that sends its arbiter view on demand)
+        if deal is None:  # a table that sends its arbiter view in every state
+            view = body.get("view")
+            seen = view.get("board") if isinstance(view, dict) else None
+            deal = seen.get("deal") if isinstance(seen, dict) else None
+        alerts += self._deal(table, board, deal)
         return alerts
 
     def result(self, table: str, body: Mapping[str, Any]) -> list[RoomAlert]:
@@ -189,7 +222,7 @@ class RoomResults:
         if number is None:
             return []
         self.results.setdefault(str(number), {})[table] = dict(body)
-        self._scored = None
+        self._rescore(str(number))
         board = _int(number)
         if board is None:
             return []
@@ -208,7 +241,7 @@ class RoomResults:
         if known.get(table) == deal:
             return []
         known[table] = deal
-        self._scored = None
+        self._rescore(str(board))
         alerts = self._rotated(table, board, deal)
         groups = self.groups(str(board))
         told = self._told.get(str(board), 1)
@@ -269,7 +302,9 @@ class RoomResults:
         """Every fouled board's groups of tables (``groups``), by board."""
         out = {}
         for board in sorted(self.deals, key=table_order):
-            groups = self.groups(board)
+            groups = self._groups.get(board)
+            if groups is None:
+                groups = self._groups[board] = self.groups(board)
             if len(groups) > 1:
                 out[board] = groups
         return out
@@ -322,6 +357,9 @@ class RoomResults:
         way = self._ways.setdefault(table, _Way())
         if board in way.seen:
             return []
+        for number, tables in self.results.items():  # its way decides whom its results belong to
+            if table in tables:
+                self._rows.pop(number, None)
         _, movement, sittings = where
         holding = [i for i, s in enumerate(sittings) if board in _set_boards(movement, s)]
         if way.current is None:
@@ -430,12 +468,23 @@ class RoomResults:
         if len(entry.assigned) > 1 and self.session is not None and self.session.scoring is Scoring.TEAMS:
             raise DeskError("a weighted score in a team match is not scored yet: assign one result")
         self.desk = self.desk.add(entry)
-        self._scored = None
+        self._rescore()
         return self.desk.entries[-1]
+
+    def _rescore(self, board: str | None = None) -> None:
+        """Score again, ``board``'s rows made again (None: every board's)."""
+        self._scored = None
+        self.changes += 1
+        if board is None:
+            self._rows.clear()
+            self._groups.clear()
+        else:
+            self._rows.pop(board, None)
+            self._groups.pop(board, None)
 
     def scored_again(self) -> None:
         """Score again when asked (the desk was put back from the console's store)."""
-        self._scored = None
+        self._rescore()
 
     def entries(self) -> dict[str, dict[str, Json]]:
         """board -> table -> the result entry as it stands after the Director's entries."""
@@ -464,20 +513,20 @@ class RoomResults:
         made: dict[int, tuple[str, str]] = {}
         results: list[Result] = []
         groups = self.fouled()
-        entries = self.entries()
-        for board in sorted(entries, key=table_order):
-            labels = {t: board if i == 0 else f"{board}{chr(ord('a') + i)}"
-                      for i, tables in enumerate(groups.get(board, ())) for t in tables}
-            for table in sorted(entries[board], key=table_order):
-                body = entries[board][table]
-                who = self.attribution(table, board, body)
-                label = labels.get(table, board)
+        entries: dict[str, dict[str, Json]] = {}
+        touched = self.desk.touched()
+        for board in sorted(set(self.results) | {b for b, _ in touched}, key=table_order):
+            made_rows = self._rows.get(board)
+            if made_rows is None:
+                made_rows = self._rows[board] = self._board_rows(board, groups.get(board, []), touched)
+            board_entries, board_rows = made_rows
+            if board_entries:
+                entries[board] = board_entries
+            for table, who, label, result in board_rows:
                 rows[(board, table)] = (who, label, None)
-                result = result_of(label, who.ns, who.ew, who.section, body)
-                if result is None:
-                    continue
-                made[id(result)] = (board, table)
-                results.append(result)
+                if result is not None:
+                    made[id(result)] = (board, table)
+                    results.append(result)
         if not results:
             return _Scored(None, rows, groups, entries)
         participants: tuple[tuple[str | None, str], ...] = ()
@@ -499,6 +548,28 @@ class RoomResults:
                     who, label, _ = rows[key]
                     rows[key] = (who, label, s)
         return _Scored(score, rows, groups, entries)
+
+    def _board_rows(self, board: str, groups: list[list[str]], touched: set[tuple[str, str]]
+                    ) -> tuple[dict[str, Json], list[tuple[str, Attribution, str, Result | None]]]:
+        """``board``'s result entries as they stand after the Director's entries (``entries``), and
+        each table's row: whom it belongs to, the board as scored (a fouled board's group), its result."""
+        entries = dict(self.results.get(board, {}))
+        for b, table in touched:
+            if b == board:
+                body = self.desk.entry(board, table, self.results.get(board, {}).get(table))
+                if body is not None:
+                    entries[table] = body
+                else:
+                    entries.pop(table, None)
+        labels = {t: board if i == 0 else f"{board}{chr(ord('a') + i)}" for i, tables in enumerate(groups)
+                  for t in tables}
+        rows = []
+        for table in sorted(entries, key=table_order):
+            body = entries[table]
+            who = self.attribution(table, board, body)
+            label = labels.get(table, board)
+            rows.append((table, who, label, result_of(label, who.ns, who.ew, who.section, body)))
+        return entries, rows
 
     @staticmethod
     def _matches(results: list[Result], made: dict[int, tuple[str, str]],
@@ -603,7 +674,7 @@ class RoomResults:
         ``boards`` played at ``table``, when given."""
         scored = self.scored()
         rows = []
-        keys = scored.rows.keys() if boards is None else \
+        keys = scored.of_pair(pair, section) if boards is None else \
             [(b, t) for b in boards for t in ((table,) if table is not None else scored.entries.get(b, {}))
              if (b, t) in scored.rows]
         for board, table in keys:
@@ -622,10 +693,8 @@ class RoomResults:
                          "percent": None if s is None else _round2(s.percent_ns if ns else s.percent_ew),
                          "top": None if s is None else _round2(s.top), "law15": who.law15})
         rows.sort(key=lambda row: (row["round"] or 0, table_order(str(row["board"]))))
-        standing = None
-        if scored.score is not None:
-            standing = next((_standing(st) for st in scored.score.standings
-                             if st.pair == pair and (st.section or None) == (section or None)), None)
+        found = scored.standing(pair, section)
+        standing = None if found is None else _standing(found)
         return {"pair": pair, "section": section, "standing": standing, "boards": rows}
 
 

@@ -56,7 +56,7 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -73,9 +73,10 @@ from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.commands import command
 from tablectl.room.console_desk import DeskStore, absent_kept, adjust_kept, desk_json, restore_desk
 from tablectl.room.console_people import People
+from tablectl.room.console_push import RESULTS_EVERY, Journal, ResultsStream
 from tablectl.room.console_store import ConsoleStore, Message, Refusal, restore
 from tablectl.room.intake import Claims, Refused, Taken, foreign_console, prev_of, read_message
-from tablectl.room.link import COMMAND_LIMIT, iso, room_client
+from tablectl.room.link import COMMAND_LIMIT, VIEW_SECONDS, iso, room_client
 from tablectl.room.sessions import STALE_HOURS, archive, archive_path, archives, read_archive, session_key
 
 __all__ = ["Console", "ConsoleStore"]
@@ -90,6 +91,14 @@ messages are dropped and, once its backlog is taken, it is asked to send them ag
 no table's flood holds the console's memory or delays the others)."""
 _BATCH = 500
 """Messages taken in one transaction."""
+_BATCH_BYTES = 256 << 10
+"""Bytes of the bulk messages (states, events, results) taken in one transaction: an alert that
+arrives meanwhile waits for at most one such batch."""
+_RESULTS_EVERY = 1.0
+"""Seconds between two computations of the players' results while messages keep coming (at
+once when the queue is empty): every table's page is computed each time."""
+_VIEW_ASK_AGAIN = 5.0
+"""Seconds before a table that has not sent its arbiter view yet is asked for it again."""
 _TICK = 5.0
 """Seconds between two looks at the round clock when nothing arrives (the players' results follow it)."""
 _BEHIND_WAIT = 3.0
@@ -128,6 +137,14 @@ class Console:
         self._wall = wall
         self._started = wall()
         self._queue: queue.SimpleQueue[tuple[str, bytes, float, bool] | None] = queue.SimpleQueue()
+        """The bulk lane (states, events, results, acknowledgements), and what wakes the console thread."""
+        self._urgent: queue.SimpleQueue[tuple[str, bytes, float, bool]] = queue.SimpleQueue()
+        """The priority lane: the tables' alerts (irregularities, calls for the Director, answers),
+        taken before any bulk message waiting (``_run``)."""
+        self._backlog: deque[tuple[str, bytes, float, bool]] = deque()
+        """Bulk messages taken off the queue but not yet in the room (an alert came first)."""
+        self._results_at = 0.0
+        self._freed = False
         self._pending: dict[str, int] = {}
         self._overflowed: set[str] = set()
         self._pending_lock = threading.Lock()
@@ -155,7 +172,13 @@ class Console:
         self._lost_reason = "not reached yet since the console started"
         self._stopping = False
         self.version = 0
+        self._journal = Journal()
+        """Per version: what changed (``changes``: what the page lacks since a version)."""
         self.received = 0
+        self._stream = ResultsStream()
+        """What the latest ``changes`` brought the pages to (the next carries only what differs)."""
+        self._view_asked: dict[str, float] = {}
+        """table -> when the console last asked it for its arbiter view."""
         self.duplicates = 0
         self._thread: threading.Thread | None = None
         self._published: dict[str, str] = {}
@@ -174,6 +197,7 @@ class Console:
         self._acks = {t: a for t in self._known() if (a := self.room.acknowledged(t)) is not None}
         self.desk_store = DeskStore(self.store.path)
         restore_desk(self.room.results, self.desk_store.load())
+        self._bump(None)
         self._client = room_client(address, f"bridge-{self.club}-console", clean_session=False)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
@@ -229,7 +253,8 @@ class Console:
             for table, tile in old.tiles.items():  # the tables as they are now (their tiles), nothing of the session
                 self.room.tiles[table] = tile
             self._published.clear()
-            self.version += 1
+            self._journal.clear()
+            self._bump(None)
         log.warning("console: a new session starts (%s); the previous one is kept in %s", why, kept)
 
     def _restore_settings(self) -> None:
@@ -344,38 +369,89 @@ class Console:
                 self._overflowed.add(table)
                 return
             self._pending[table] = held + len(payload)
-        self._queue.put((message.topic, payload, self._wall(), bool(message.retain)))
+        item = (message.topic, payload, self._wall(), bool(message.retain))
+        if len(parts) > 4 and parts[4] == "alert":  # the priority lane, and a nudge for a sleeping thread
+            self._urgent.put(item)
+            self._queue.put(("", b"", item[2], False))
+        else:
+            self._queue.put(item)
 
     def _run(self) -> None:
-        while True:
-            try:
-                item = self._queue.get(timeout=_TICK)
-            except queue.Empty:
-                if self._behind:  # the head console's: a room that holds more, looked at again
-                    self._queue.put(("", b"", self._wall(), False))
+        """The console thread: alerts first (``_urgent``), then the bulk in batches of at most
+        ``_BATCH`` messages and ``_BATCH_BYTES``, cut short when an alert arrives (the rest waits
+        in ``_backlog``); the players' results when the queue is empty or every ``_RESULTS_EVERY``."""
+        stopping = False
+        while not stopping or self._backlog:
+            if not self._backlog:
                 try:
-                    self._publish_results()
-                except Exception:  # the console thread must go on
-                    log.exception("console: the players' results could not be sent")
-                continue
-            if item is None:
-                return
-            items = [item]
-            while len(items) < _BATCH:
+                    item = self._queue.get(timeout=_TICK)
+                except queue.Empty:
+                    self._results(force=True)
+                    if self._behind:  # the head console's: a room that holds more, looked at again
+                        self._backlog.append(("", b"", self._wall(), False))
+                    continue
+                if item is None:
+                    stopping = True
+                else:
+                    self._backlog.append(item)
+            self._take_urgent()
+            size = 0
+            while not stopping and len(self._backlog) < _BATCH and size < _BATCH_BYTES and self._urgent.empty():
                 try:
                     nxt = self._queue.get_nowait()
                 except queue.Empty:
                     break
                 if nxt is None:
-                    self._queue.put(None)
+                    stopping = True
                     break
-                items.append(nxt)
+                self._backlog.append(nxt)
+                size += len(nxt[1])
+            self._take_bulk()
+            if not stopping:
+                self._results(force=self._queue.empty() and self._urgent.empty() and not self._backlog)
+        self._take_urgent()
+
+    def _take_urgent(self) -> None:
+        """Take every alert waiting (the priority lane)."""
+        items: list[tuple[str, bytes, float, bool]] = []
+        while True:
             try:
-                self._take(items)
-            except Exception:
-                log.exception("console: %d messages could not be taken", len(items))
-            finally:
+                items.append(self._urgent.get_nowait())
+            except queue.Empty:
+                break
+        if items:
+            self._guarded(items)
+
+    def _take_bulk(self) -> None:
+        """Take the backlog, up to ``_BATCH`` messages and ``_BATCH_BYTES``."""
+        items: list[tuple[str, bytes, float, bool]] = []
+        size = 0
+        while self._backlog and len(items) < _BATCH and size < _BATCH_BYTES:
+            items.append(self._backlog.popleft())
+            size += len(items[-1][1])
+        if items:
+            self._guarded(items)
+
+    def _guarded(self, items: list[tuple[str, bytes, float, bool]]) -> None:
+        self._freed = False
+        try:
+            self._take(items)
+        except Exception:
+            log.exception("console: %d messages could not be taken", len(items))
+        finally:
+            if not self._freed:
                 self._taken(items)
+
+    def _results(self, *, force: bool) -> None:
+        """The players' results, now when ``force`` or ``_RESULTS_EVERY`` has passed."""
+        now = time.monotonic()
+        if not force and now - self._results_at < _RESULTS_EVERY:
+            return
+        self._results_at = now
+        try:
+            self._publish_results()
+        except Exception:  # the console thread must go on
+            log.exception("console: the players' results could not be sent")
 
     def _taken(self, items: list[tuple[str, bytes, float, bool]]) -> None:
         """The queue's bound for each table, freed of ``items``."""
@@ -449,10 +525,13 @@ class Console:
                                    "received": now})
             rooms: dict[str, str] = self._still_behind(self._wall())
             touched |= set(rooms)
-            self.version += 1
+            if touched or refused:  # a nudge alone (``_on_message``, the settings) changes nothing of the room
+                self._bump(touched)
             self._changed.notify_all()
         for alarm in alarms:  # the Director first; what is kept and acknowledged next
             self._emit({"kind": "alarm", **alarm})
+        self._taken(items)  # what still waits of each table is what follows this batch (``_keep``'s gaps)
+        self._freed = True
         acks = self._keep(kept, states, refused, touched, rooms)
         for table, (session, seq) in acks.items():
             self._publish_ack(table, session, seq)
@@ -460,7 +539,6 @@ class Console:
             self._sent.append(self._client.publish(topic, b"", qos=1, retain=True))
         for table, session, since, upto in damaged:
             self._send_restore(table, session, since, upto)
-        self._publish_results()
         if touched or refused:
             self._notify()
 
@@ -484,6 +562,7 @@ class Console:
             with self._pending_lock:
                 drained = {t for t in self._overflowed if self._pending.get(t, 0) < _PENDING_BYTES // 2}
                 self._overflowed -= drained
+                waiting = set(self._pending)
             acks = {}
             for table in touched | drained:
                 ack = self.room.acknowledged(table)
@@ -492,7 +571,9 @@ class Console:
                 if ack is None:
                     continue
                 stream = self.room.streams.get((table, ack[0]))
-                gap = (stream is not None and bool(stream.early)) or table in drained or table in rooms
+                # an alert taken before the bulk it followed is no gap while that bulk still waits
+                gap = ((stream is not None and bool(stream.early) and table not in waiting) or table in drained
+                       or table in rooms)
                 if gap and self._rewound.get(table) != ack[1]:
                     self._rewound[table] = ack[1]
                     self._tokens[table] = f"{self.instance}.{secrets.token_hex(3)}"
@@ -634,16 +715,48 @@ class Console:
         with self._lock:
             out = self.room.snapshot(self._wall())
             out["version"] = self.version
-            count, recent = self.store.refused(10)
-            out["refused"] = {"count": count, "recent": recent, "dropped": self.dropped}
-            out["store"] = {"damaged": None if self.store.damaged is None else self.store.damaged.as_json(),
-                            "unreadable": self.unreadable, "error": self.store_error}
-            out["conflicts"] = list(self.conflicts.values())
-            out["other_console"] = self.other_console
+            out.update(self._console_fields())
             out["names"] = self.people.names()
         out["connected"] = self._connected
         out["broker"] = self.broker()
         return out
+
+    def _bump(self, tables: Iterable[str] | None) -> None:
+        """A new version (under the lock): ``tables``' tiles changed (None: any might have)."""
+        self.version += 1
+        self._journal.add(self.version, tables, self.room.results.changes, self.room.alerts_count)
+
+    def changes(self, since: int) -> Json | None:
+        """What changed since version ``since``, for the page (``{"kind": "delta", "base", "version",
+        ...}``: ``tablectl.room.console_push``, ``controller.room.console.Room.changes``); None when
+        the console no longer knows (the page is sent the whole room: ``snapshot``)."""
+        with self._lock:
+            found = self._journal.since(since, self.room.results.changes, self.room.alerts_count)
+            if found is None:
+                return None
+            tables = None if found.tables is None else set(found.tables)
+            was_deferred = self._stream.deferred
+            results = self._stream.due(found.results, since, time.monotonic())
+            if self._stream.deferred and not was_deferred:  # they go with the next push, or on their own
+                timer = threading.Timer(RESULTS_EVERY, self._notify)
+                timer.daemon = True
+                timer.start()
+            out = self.room.changes(self._wall(), tables, results, found.alerts)
+            out.update(self._console_fields())
+            out["full"] = tables is None
+            if tables is None:  # a pair named, a substitute seated (``people_changed``) is a full push
+                out["names"] = self.people.names()
+            self._stream.narrow(out, since, self.version)
+        out["connected"] = self._connected
+        out["broker"] = self.broker()
+        return {"kind": "delta", "base": since, "version": self.version, **out}
+
+    def _console_fields(self) -> Json:
+        count, recent = self.store.refused(10)
+        return {"refused": {"count": count, "recent": recent, "dropped": self.dropped},
+                "store": {"damaged": None if self.store.damaged is None else self.store.damaged.as_json(),
+                          "unreadable": self.unreadable, "error": self.store_error},
+                "conflicts": list(self.conflicts.values()), "other_console": self.other_console}
 
     def broker(self) -> Json:
         """Whether the console has the room's broker: ``{"connected", "since", "text"}``, ``text``
@@ -657,8 +770,29 @@ class Console:
                         "and nothing you send reaches a table. Check the room machine and its network."}
 
     def view(self, table: str) -> Json | None:
+        """The table's arbiter view as it last sent it (None: none yet). A table that sends it on
+        demand is asked for it (again, when the Director has had it open for half its time)."""
         with self._lock:
-            return self.room.view(table)
+            view = self.room.view(table)
+        self._ask_view(table, again=view is not None)
+        return view
+
+    def _ask_view(self, table: str, *, again: bool = False) -> None:
+        """Ask ``table`` for its arbiter view (``tablectl.room.link``'s ``view`` command) when it
+        sends it on demand: once per ``VIEW_SECONDS / 2`` while the Director has it open, or
+        now when ``again`` is False and the last ask is a few seconds old."""
+        with self._lock:
+            tile = self.room.tiles.get(table)
+            if tile is None or not (tile.state or {}).get("view_on_demand") or not tile.online:
+                return
+            now = self._wall()
+            asked = self._view_asked.get(table, 0.0)
+            if now - asked < (VIEW_SECONDS / 2 if again else _VIEW_ASK_AGAIN):
+                return
+            self._view_asked[table] = now
+        message = {"v": 1, "club": self.club, "table": table, "time": iso(now), "command": "view",
+                   "seconds": VIEW_SECONDS}
+        self._client.publish(f"bridge/{self.club}/table/{table}/command", json.dumps(message), qos=1)
 
     def results(self) -> tuple[EventScore | None, dict[str, Deal]]:
         """The session scored so far (None: no result yet) and each board's deal, for the exports."""
@@ -729,7 +863,7 @@ class Console:
 
     def _changed_settings(self) -> Json:
         with self._lock:
-            self.version += 1
+            self._bump(None)
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the players' results
         self._notify()
         return self.settings()
@@ -746,7 +880,7 @@ class Console:
         (DeskError: refused, nothing changed)."""
         with self._lock:
             made = adjust_kept(self.room.results, self.desk_store, entry, self._wall())
-            self.version += 1
+            self._bump(())
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the players' results
         self._notify()
         return made.as_json()
@@ -764,12 +898,15 @@ class Console:
         self._changed_settings()
 
     def opened(self, table: str) -> None:
+        """The Director opened ``table``: its calls are being ruled, its arbiter view is asked for."""
         with self._lock:
+            self._view_asked.pop(table, None)
             self.room.opened(table, self._wall())
             for call in self.room.calls.values():
                 if call.table == table and call.state == "being_ruled":
                     self.store.mark(call.key, call.state, self._wall())
-            self.version += 1
+            self._bump((table,))
+        self._ask_view(table)
         self._notify()
 
     def mark(self, key: str, state: str) -> Call:
@@ -778,7 +915,7 @@ class Console:
         with self._lock:
             call = self.room.mark(key, state, self._wall())
             self.store.mark(key, state, self._wall())
-            self.version += 1
+            self._bump((call.table,))
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the answer to the table
         self._notify()
         return call

@@ -55,7 +55,7 @@ TILE_LIMIT = 16 << 10
 
 _OBJECT, _TEXT, _COUNT, _BOARD, _SCORE, _TRICKS = "an object", "text", "count", "board", "score", "tricks"
 _FIELDS: dict[str, dict[str, str]] = {
-    "state": {"view": _OBJECT, "tricks": _OBJECT, "result": _OBJECT, "phase": _TEXT, "table_name": _TEXT,
+    "state": {"view": _OBJECT, "tricks": _OBJECT, "result": _OBJECT, "phase": _TEXT, "table_name": _TEXT, "deal": _TEXT,
               "board": _BOARD, "boards_played": _COUNT, "round": _COUNT},
     "event": {"action": _OBJECT},
     "alert": {"alert": _TEXT, "what": _TEXT, "event": _TEXT, "offender": _TEXT, "seat": _TEXT, "ref": _TEXT,

@@ -23,9 +23,12 @@ The engine thread only sets a flag after each commit (``TableRuntime.subscribe``
   new head console id (the head console lacks something) sends again once what follows the
   head's seq. The room's console drops what it holds already.
 * **State**: retained on ``state`` after every change: the tile (``controller.room.messages.
-  table_state``), and for the Director the table's arbiter view (``view``, with claim help
-  while a claim is pending). The last will is ``{"online": false}``, published retained by
-  the broker when the table vanishes, and by the link itself on a clean stop.
+  table_state``, with the board's ``deal`` as far as the table knows it and ``view_on_demand``),
+  a few hundred bytes; the table's arbiter view (``view``, with claim help while a claim is
+  pending: tens of kB) only while the Director has the table open: the console's ``view``
+  command asks for it for ``VIEW_SECONDS`` (``{"command": "view", "seconds": N}``; 0 stops),
+  and the state is sent again at once with it. The last will is ``{"online": false}``, published
+  retained by the broker when the table vanishes, and by the link itself on a clean stop.
 * **Commands** from the console (``command``) are checked exactly as the arbiter page
   checks the same decision (``web_ui.models``), then submitted to the table as an input
   whose source is ``console``; the table's answer (taken, or refused and why) comes back on
@@ -69,6 +72,9 @@ COMMAND_LIMIT = 16_384
 RESULTS_LIMIT = 1 << 20
 """Bytes: longer results for the players are dropped unread (30 tables' travellers are far less)."""
 _BATCH = 200
+VIEW_SECONDS = 600.0
+"""Seconds a ``view`` command makes the state carry the arbiter view (the console asks again
+while the Director keeps the table open)."""
 _ACK_WAIT = 1.0
 """Seconds the link waits, after connecting, for the console's retained acknowledgement."""
 _GOODBYE_WAIT = 10.0
@@ -135,6 +141,8 @@ class TableLink:
         """Why the cursor goes back before the next row: ``connect``ed again, the room's ``console`` or the
         ``head`` console asks again."""
         self._state_seq = -1
+        self._view_until = 0.0
+        """Wall time until which the state carries the arbiter view (the console's ``view`` command)."""
         self._commands: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
         self.published = 0
         """Outbox messages handed to the broker so far (every resend counts)."""
@@ -232,9 +240,34 @@ class TableLink:
         elif message.topic == self.topics.head_ack:
             self._take_ack(bytes(message.payload), head=True)
         elif message.topic == self.topics.command:
-            self._commands.put(bytes(message.payload))
+            if not self._take_view(bytes(message.payload)):
+                self._commands.put(bytes(message.payload))
         elif message.topic == self.topics.player_results:
             self._take_results(bytes(message.payload))
+
+    def _take_view(self, payload: bytes) -> bool:
+        """The console's ``view`` command (the Director opened this table): the state carries the
+        arbiter view for the seconds asked (at most ``VIEW_SECONDS``), sent again now. False: not
+        a ``view`` command (``_command`` reads it)."""
+        if len(payload) > COMMAND_LIMIT or b'"view"' not in payload:
+            return False
+        try:
+            message = json.loads(payload)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            return False
+        if not isinstance(message, dict) or message.get("command") != "view":
+            return False
+        if str(message.get("table")) != self.table or message.get("club") != self.address.club:
+            log.warning("table %s: a view command for another table ignored", self.table)
+            return True
+        seconds = message.get("seconds", VIEW_SECONDS)
+        if not isinstance(seconds, int | float) or isinstance(seconds, bool) or not seconds >= 0:
+            seconds = VIEW_SECONDS
+        with self._lock:
+            self._view_until = self._wall() + min(float(seconds), VIEW_SECONDS)
+            self._state_seq = -1
+        self._wake.set()
+        return True
 
     def _take_results(self, payload: bytes) -> None:
         take = getattr(self.runtime, "take_room_results", None)
@@ -340,7 +373,11 @@ class TableLink:
         self._state_seq = snap.seq
         name = getattr(self.runtime.setup, "name", f"Table {self.table}")
         body = table_state(snap.state, now=snap.now, table_name=name, boards_per_round=self.boards_per_round)
-        body["view"] = _arbiter_view(snap, name)
+        board = snap.state.board
+        body["deal"] = None if board is None or board.deal is None else board.deal.pbn()
+        body["view_on_demand"] = True
+        if self._wall() < self._view_until:  # the Director has the table open
+            body["view"] = _arbiter_view(snap, name)
         message = envelope(self.address.club, self.table, self.session, self._cursor, self._wall(), body)
         message["online"] = True
         self._client.publish(self.topics.state, json.dumps(message, separators=(",", ":")), qos=1, retain=True)

@@ -148,6 +148,8 @@ def test_alert_from_a_sensor_event_at_table_3_reaches_the_console_law_54(room) -
     snap = console.snapshot()
     tile = next(t for t in snap["tiles"] if t["table"] == "3")
     assert tile["colour"] == "irregularity" and tile["state"]["phase"] == "play"
+    console.opened("3")  # the Director opens the table: it sends its arbiter view
+    wait(lambda: console.view("3") is not None, what="table 3's arbiter view")
     view = console.view("3")
     assert view is not None and view["irregularities"][0]["options"][0] == "accept_see_dummy"
 

@@ -66,6 +66,70 @@ function onMessage(message) {
     roomAt = Date.now();
     renderRoom();
   }
+  else if (message.kind === "delta") applyDelta(message);
+}
+
+// the tiles in the room's order: numbers in number order, then the rest
+function tableOrder(a, b) {
+  const na = /^[0-9]+$/.test(a.table), nb = /^[0-9]+$/.test(b.table);
+  if (na && nb) return Number(a.table) - Number(b.table);
+  if (na !== nb) return na ? -1 : 1;
+  return a.table < b.table ? -1 : a.table > b.table ? 1 : 0;
+}
+
+// the changes since version `base` (tiles that changed, calls, new alerts, results when they moved):
+// applied to a room at that version or later; a room behind it (a push lost to a slow link) is
+// fetched whole
+function applyDelta(delta) {
+  if (!room || delta.base > room.version) { fetchRoom(); return; }
+  const { kind, base, tiles, alerts, full, alerts_count, travellers_changed, scores, ...rest } = delta;
+  if (travellers_changed) {
+    const kept = room.travellers.filter((t) => !(String(t.board) in travellers_changed));
+    for (const traveller of Object.values(travellers_changed)) if (traveller) kept.push(traveller);
+    room.travellers = kept.sort((a, b) => tableOrder({ table: String(a.board) }, { table: String(b.board) }));
+  }
+  if (scores && scores.boards_changed) {
+    const { boards_changed, ...head } = scores;
+    const boards = Object.assign({}, room.scores ? room.scores.boards : {});
+    for (const [board, rows] of Object.entries(boards_changed)) {
+      if (rows) boards[board] = rows;
+      else delete boards[board];
+    }
+    room.scores = { ...head, boards };
+  } else if (scores) room.scores = scores;
+  if (full) room.tiles = tiles.slice();
+  else if (tiles.length) {
+    const at = new Map(room.tiles.map((t, i) => [t.table, i]));
+    for (const tile of tiles) {
+      if (at.has(tile.table)) room.tiles[at.get(tile.table)] = tile;
+      else room.tiles.push(tile);
+    }
+    room.tiles.sort(tableOrder);
+  }
+  const fresh = Math.max(0, Math.min(alerts.length, alerts_count - (room.alerts_count || 0)));
+  if (fresh) room.alerts = room.alerts.concat(alerts.slice(alerts.length - fresh)).slice(-30);
+  Object.assign(room, rest);
+  room.alerts_count = alerts_count;
+  roomAt = Date.now();
+  renderRoom();
+}
+
+let roomFetching = false;
+async function fetchRoom() {
+  if (roomFetching) return;
+  roomFetching = true;
+  try {
+    const whole = await api("GET", "/api/room");
+    if (!room || whole.version >= room.version) {
+      room = whole;
+      roomAt = Date.now();
+      renderRoom();
+    }
+  } catch (err) {
+    // the next push tries again
+  } finally {
+    roomFetching = false;
+  }
 }
 
 // --- words and times --------------------------------------------------------------------------------

@@ -1,0 +1,68 @@
+"""What the page lacks since a version (``tablectl.room.console_push``): the tiles changed since,
+every tile after a change of every table, the whole room when the version is too old; the
+results of a push only where they differ from the push before it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablectl.room.console_push import JOURNAL, RESULTS_EVERY, Journal, ResultsStream, Since
+
+
+def _journal(*changes: tuple[str, ...] | None) -> Journal:
+    journal = Journal()
+    journal.add(1, (), 0, 0)
+    for version, tables in enumerate(changes, start=2):
+        journal.add(version, tables, version // 3, version)
+    return journal
+
+
+def test_the_changes_since_a_version_are_the_tiles_changed_after_it() -> None:
+    journal = _journal(("3",), ("4", "3"), ("7",))
+    assert journal.since(2, 1, 4) == Since(frozenset({"3", "4", "7"}), True, 2)
+    assert journal.since(4, 1, 4) == Since(frozenset(), False, 0)
+
+
+def test_a_change_of_every_table_sends_every_tile() -> None:
+    assert _journal(("3",), None, ("7",)).since(1, 0, 0) == Since(None, False, 0)
+
+
+def test_a_version_further_back_than_the_journal_is_sent_the_whole_room() -> None:
+    journal = _journal(*[("1",)] * (JOURNAL + 5))
+    assert journal.since(3, 0, 0) is None
+    assert journal.since(JOURNAL + 20, 0, 0) is None  # a version not reached yet
+    assert journal.since(JOURNAL + 6, 0, 0) == Since(frozenset(), True, -(JOURNAL + 6))
+
+
+def _push(boards: dict[str, int]) -> dict[str, Any]:
+    return {"travellers": [{"board": b, "results": [s]} for b, s in boards.items()],
+            "scores": {"name": "x", "boards": {b: {"1": {"points_ns": s}} for b, s in boards.items()}},
+            "ranking": [{"pair": "1NS", "total": sum(boards.values())}]}
+
+
+def test_a_push_that_follows_the_last_carries_only_the_boards_that_differ() -> None:
+    stream = ResultsStream()
+    first = _push({"1": 10, "2": 20})
+    stream.narrow(first, 0, 5)
+    assert "travellers" in first and "boards" in first["scores"]  # nothing before it: whole
+    second = _push({"1": 10, "2": 25, "3": 5})
+    stream.narrow(second, 5, 6)
+    assert second["travellers_changed"] == {"2": {"board": "2", "results": [25]}, "3": {"board": "3", "results": [5]}}
+    assert second["scores"] == {"name": "x", "boards_changed": {"2": {"1": {"points_ns": 25}},
+                                                                "3": {"1": {"points_ns": 5}}}}
+    assert "travellers" not in second and "ranking" in second
+    third = _push({"1": 10, "2": 25, "3": 5})
+    stream.narrow(third, 3, 7)  # not from the last push's version: whole again
+    assert "travellers" in third and "travellers_changed" not in third
+
+
+def test_results_go_at_most_every_few_seconds_on_the_pages_stream_and_none_is_forgotten() -> None:
+    stream = ResultsStream()
+    stream.narrow({}, 0, 1)
+    assert stream.due(True, 1, 100.0)  # the first: at once
+    stream.narrow({}, 1, 2)
+    assert not stream.due(True, 2, 100.5) and stream.deferred  # another within RESULTS_EVERY: later
+    stream.narrow({}, 2, 3)
+    assert not stream.due(False, 3, 101.0)  # nothing new since, still waiting
+    assert stream.due(False, 3, 100.0 + RESULTS_EVERY) and not stream.deferred  # its turn: sent
+    assert stream.due(True, 99, 100.0 + RESULTS_EVERY)  # not the pages' stream (a page behind): at once
