@@ -199,6 +199,22 @@ def test_after_the_first_round_a_board_played_once_says_only_result_not_zero(tmp
         console.store.close()
 
 
+def test_the_printed_results_name_the_pairs_the_director_named_in_the_players_panel(tmp_path: Path) -> None:
+    """The console's own names (``console.people``, the Players panel's), with no other roll given."""
+    console, _ = _console(tmp_path, ((1, range(1, 6)),))
+    del console.roll  # type: ignore[attr-defined]
+    try:
+        console.people.name_pair(None, "2", Player("Carl Wu", "345678"), Player("Dee Patel", ""))
+        with _client(console) as c:
+            page = c.get("/api/results.html").text
+            usebio = c.get("/api/results.usebio").text
+        row = page[page.index('<tr data-pair="2">'):]
+        assert "Carl Wu &amp; Dee Patel" in row[:row.index("</tr>")]
+        assert "Ann Smith" not in page and "Carl Wu" in usebio
+    finally:
+        console.store.close()
+
+
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (make installs it)")
 def test_the_pdf_is_the_page_printed_by_chromium(client: TestClient) -> None:
     r = client.get("/api/results.pdf")
