@@ -33,6 +33,8 @@ __all__ = ["CLUB", "PIN", "FakeConsole", "Sent", "console_settings"]
 
 CLUB = "Riverside"
 PIN = "4321"
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+"""A phone's browser context (Playwright's ``new_context`` arguments) for the console's browser tests."""
 SESSION = "s-1"
 
 Json = dict[str, Any]
@@ -206,3 +208,23 @@ class FakeConsole:
         with self._lock:
             return [c for c in self.room.calls.values()
                     if c.state != "resolved" and (table is None or c.table == table)]
+
+
+def director_signed_in(browser: Any, url: str, context: dict[str, Any] | None = None,
+                       timeout: float | None = None) -> tuple[Any, list[str]]:
+    """A new page of the console at ``url`` (a phone, or ``context``) with the Director signed in
+    with the PIN and the room live, and the list its page errors are collected in."""
+    from playwright.sync_api import expect
+
+    page = browser.new_context(**(PHONE if context is None else context)).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url + "/")
+    page.fill("#pin", PIN)
+    page.click("#login-button")
+    live = expect(page.locator("#status"))
+    if timeout is None:
+        live.to_have_text("live")
+    else:
+        live.to_have_text("live", timeout=timeout)
+    return page, errors

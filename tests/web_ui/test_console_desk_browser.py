@@ -11,14 +11,12 @@ from pathlib import Path
 import pytest
 
 from tests.controller.test_room_results import Tables
-from tests.web_ui.console_fake import PIN, FakeConsole, console_settings
+from tests.web_ui.console_fake import FakeConsole, console_settings, director_signed_in
 from tests.web_ui.test_browser import ARGS, CHROMIUM, serving
 from web_ui.console import create_console_app
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
                                 reason="no /usr/bin/chromium (make installs it)")
-
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
 def test_the_director_adjusts_a_board_splits_a_score_and_takes_an_entry_back_on_a_phone(tmp_path: Path) -> None:
@@ -31,13 +29,7 @@ def test_the_director_adjusts_a_board_splits_a_score_and_takes_an_entry_back_on_
     with serving(create_console_app(fake, console_settings())) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            phone = browser.new_context(**PHONE).new_page()
-            errors: list[str] = []
-            phone.on("pageerror", lambda exc: errors.append(str(exc)))
-            phone.goto(url + "/")
-            phone.fill("#pin", PIN)
-            phone.click("#login-button")
-            expect(phone.locator("#status")).to_have_text("live")
+            phone, errors = director_signed_in(browser, url)
             row = "table.traveller[data-board='1'] tr[data-table='{}'] .desk-open"
 
             phone.click(row.format("2"))

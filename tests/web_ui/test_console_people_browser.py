@@ -15,14 +15,13 @@ import pytest
 from controller.fieldscore import loads_session
 from controller.records.people import PairPlayers, Player
 from tests.controller.test_room_results import Tables
-from tests.web_ui.console_fake import PIN, FakeConsole, console_settings
+from tests.web_ui.console_fake import FakeConsole, console_settings, director_signed_in
 from tests.web_ui.test_browser import ARGS, CHROMIUM, serving
 from web_ui.console import create_console_app
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
                                 reason="no /usr/bin/chromium (make installs it)")
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 SESSION = loads_session('[session]\nname = "Club Pairs"\nmovement = "mitchell"\ntables = 3\nboards_per_round = 2\n')
 GOOD = b"Name,EBU number,Email,Club\nAnn Smith,123456,ann@example.org,Riverside\nBob Jones,234567,,\n" \
        b"Carl Wu,345678,,\nDee Patel,456789,,\n"
@@ -44,13 +43,7 @@ def test_the_director_imports_a_roster_names_a_pair_and_seats_a_substitute_on_a_
     with serving(create_console_app(fake, console_settings())) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            phone = browser.new_context(**PHONE).new_page()
-            errors: list[str] = []
-            phone.on("pageerror", lambda exc: errors.append(str(exc)))
-            phone.goto(url + "/")
-            phone.fill("#pin", PIN)
-            phone.click("#login-button")
-            expect(phone.locator("#status")).to_have_text("live")
+            phone, errors = director_signed_in(browser, url)
             expect(phone.locator("#roster-count")).to_have_text("Club roster: 0 members")
 
             phone.set_input_files("#roster-file", files=[{"name": "club.csv", "mimeType": "text/csv", "buffer": BAD}])

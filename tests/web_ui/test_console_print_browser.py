@@ -11,14 +11,14 @@ import pytest
 
 from tests.controller.test_room_clock import MITCHELL_3
 from tests.controller.test_room_results import Tables
-from tests.web_ui.console_fake import PIN, FakeConsole, console_settings
+from tests.web_ui.console_fake import PHONE, FakeConsole, console_settings, director_signed_in
 from tests.web_ui.test_browser import ARGS, CHROMIUM, serving
 from web_ui.console import create_console_app
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
                                 reason="no /usr/bin/chromium (make installs it)")
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "accept_downloads": True}
+DOWNLOADING_PHONE = {**PHONE, "accept_downloads": True}
 
 
 def test_the_director_prints_and_downloads_the_results_from_his_phone(tmp_path: Path) -> None:
@@ -28,13 +28,7 @@ def test_the_director_prints_and_downloads_the_results_from_his_phone(tmp_path: 
     with serving(create_console_app(fake, console_settings())) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            phone = browser.new_context(**PHONE).new_page()
-            errors: list[str] = []
-            phone.on("pageerror", lambda exc: errors.append(str(exc)))
-            phone.goto(url + "/")
-            phone.fill("#pin", PIN)
-            phone.click("#login-button")
-            expect(phone.locator("#status")).to_have_text("live")
+            phone, errors = director_signed_in(browser, url, DOWNLOADING_PHONE)
             expect(phone.locator("#print-actions button")).to_have_count(7)
             phone.click("#pbn-results")
             expect(phone.locator("#print-note")).to_have_text("Results PBN: no board has a result yet")

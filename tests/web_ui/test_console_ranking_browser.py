@@ -14,14 +14,13 @@ import pytest
 from controller.fieldscore import loads_session
 from controller.room.console import Room
 from tests.controller.test_room_results import DEAL, OTHER, Tables
-from tests.web_ui.console_fake import CLUB, PIN, FakeConsole, console_settings
+from tests.web_ui.console_fake import CLUB, PIN, FakeConsole, console_settings, director_signed_in
 from tests.web_ui.test_browser import ARGS, CHROMIUM, serving
 from web_ui.console import create_console_app
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
                                 reason="no /usr/bin/chromium (make installs it)")
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 SESSION = loads_session('[session]\nname = "Club Pairs"\nmovement = "mitchell"\ntables = 3\nboards_per_round = 2\n')
 
 
@@ -50,13 +49,7 @@ def test_the_director_reads_the_ranking_and_a_pairs_scorecard_on_a_phone(console
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            phone = browser.new_context(**PHONE).new_page()
-            errors: list[str] = []
-            phone.on("pageerror", lambda exc: errors.append(str(exc)))
-            phone.goto(url + "/")
-            phone.fill("#pin", PIN)
-            phone.click("#login-button")
-            expect(phone.locator("#status")).to_have_text("live")
+            phone, errors = director_signed_in(browser, url)
 
             # two fields, each pair with its place, percentage and boards
             expect(phone.locator("#ranking-how")).to_have_text("matchpoints \u00b7 Club Pairs (mitchell)")

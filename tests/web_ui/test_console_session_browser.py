@@ -16,15 +16,13 @@ import pytest
 from tests.controller.test_room_clock import MITCHELL_3
 from tests.controller.test_room_results import Tables
 from tests.web_ui.conftest import make_app
-from tests.web_ui.console_fake import PIN, FakeConsole, console_settings
+from tests.web_ui.console_fake import PHONE, FakeConsole, console_settings, director_signed_in
 from tests.web_ui.test_browser import ARGS, CHROMIUM, serving
 from tests.web_ui.test_player_results import RoomTable, board_1_passed_out_board_2_in_play, traveller
 from web_ui.console import create_console_app
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
                                 reason="no /usr/bin/chromium (make installs it)")
-
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
 @pytest.fixture
@@ -49,13 +47,7 @@ def test_the_director_runs_the_round_clock_sees_the_late_table_and_publishes_the
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            phone = browser.new_context(**PHONE).new_page()
-            errors: list[str] = []
-            phone.on("pageerror", lambda exc: errors.append(str(exc)))
-            phone.goto(url + "/")
-            phone.fill("#pin", PIN)
-            phone.click("#login-button")
-            expect(phone.locator("#status")).to_have_text("live")
+            phone, errors = director_signed_in(browser, url)
             expect(phone.locator("#session")).to_contain_text("Rounds of 15 minutes, 3 rounds.")
             phone.click("#clock-start")
             expect(phone.locator("#session .session-clock")).to_contain_text("Round 1 of 3")

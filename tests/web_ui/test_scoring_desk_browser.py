@@ -20,19 +20,17 @@ from controller.fieldscore.model import Artificial, Award, Result
 from controller.room.adjustments import Played
 from controller.seats import board_vulnerability
 from tests.controller.test_room_results import Tables
-from tests.web_ui.console_fake import PIN, FakeConsole, console_settings
+from tests.web_ui.console_fake import FakeConsole, console_settings, director_signed_in
 from tests.web_ui.test_browser import ARGS, CHROMIUM, serving
 from web_ui.console import create_console_app
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
                                 reason="no /usr/bin/chromium (make installs it)")
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 SESSION = loads_session('[session]\nname = "Club Pairs"\nmovement = "mitchell"\ntables = 3\nboards_per_round = 2\n')
 ROSTER = b"Name,EBU number,Email,Club\nAnn Smith,123456,ann@example.org,Riverside\nBob Jones,234567,,\n" \
          b"Carl Wu,345678,,\nDee Patel,456789,,\n"
 WAIT = 20_000  # ms: a loaded machine may take its time; every wait is on a condition
-
 
 
 def pure_field(scores: Mapping[tuple[int, str], Result]) -> tuple[dict[tuple[int, str], tuple[float, float]],
@@ -137,13 +135,7 @@ def test_the_director_drives_the_whole_desk_through_a_mitchell_at_phone_width(tm
     with serving(create_console_app(fake, console_settings())) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            phone = browser.new_context(**PHONE).new_page()
-            errors: list[str] = []
-            phone.on("pageerror", lambda exc: errors.append(str(exc)))
-            phone.goto(url + "/")
-            phone.fill("#pin", PIN)
-            phone.click("#login-button")
-            expect(phone.locator("#status")).to_have_text("live", timeout=WAIT)
+            phone, errors = director_signed_in(browser, url, timeout=WAIT)
             ranking_shown(phone, percent_before)
             traveller_shown(phone, points_before)
 
