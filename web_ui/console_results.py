@@ -24,8 +24,8 @@ The results files carry the session's scoring conventions, so that ``tablectl sc
 either ranks the pairs as the console does. A fouled board's groups are boards of their own
 (``7``, ``7b``: Law 87B). 404 until a board has a result. The contracts, the players and the boards'
 play come from the console's room (its ``room``); a console that offers only the ``ResultsService``
-writes the results without them. Names come from the console's ``roll`` (``controller.records.people``)
-or, failing that, its ``people`` (the Players panel's names) when it has one.
+writes the results without them. Names come from the console's ``people`` (the Players panel's names, a
+``controller.records.people.Roll``) when it has one.
 """
 
 from __future__ import annotations
@@ -124,13 +124,10 @@ class _Extras:
 
 
 def _roll(console: object) -> Roll:
-    """The console's names: its ``roll``, else its ``people`` (the Players panel's roster and
-    seating, ``tablectl.room.console_people.People``), else none."""
-    for attribute in ("roll", "people"):
-        roll = getattr(console, attribute, None)
-        if callable(getattr(roll, "players", None)):
-            return cast(Roll, roll)
-    return NO_NAMES
+    """The console's names: its ``people`` (the Players panel's roster and seating,
+    ``tablectl.room.console_people.People``), else none."""
+    people = getattr(console, "people", None)
+    return cast(Roll, people) if callable(getattr(people, "players", None)) else NO_NAMES
 
 
 def _extras(console: object, name: str) -> _Extras:

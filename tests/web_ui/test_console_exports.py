@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from lxml import etree
 
 from controller.records import tablelog
-from controller.records.people import PairPlayers, Player
+from controller.records.people import Player
 from controller.replay import outcome_json, replay_log
 from tablectl.room.address import ClubAddress
 from tablectl.room.console import Console
@@ -44,22 +44,17 @@ def _outcome(name: str) -> dict[str, Any]:
 OUTCOMES = [_outcome(n) for n in PLAYED]
 
 
-class Roll:
-    """The Director's roll: pair 1 named, the others not."""
-
-    def players(self, section: str | None, pair: str, round_: int | None = None) -> PairPlayers | None:
-        return PairPlayers(Player("Ann Smith", "509864"), Player("Bob Jones", "")) if pair == "1" else None
-
-
 def _send(tables: Tables, table: int, board: int, outcome: dict[str, Any]) -> None:
     body = {k: outcome[k] for k in ("deal", "dealer", "vul", "auction", "play", "contract", "declarer", "tricks",
                                      "result", "score_ns", "status")}
     tables.room.receive("result", str(table), tables._envelope(str(table), {**body, "number": board}), tables.now)
 
 
-def _console(tmp_path: Path, rounds: tuple[tuple[int, range], ...]) -> tuple[Console, dict[tuple[str, str], Any]]:
+def _console(tmp_path: Path, rounds: tuple[tuple[int, range], ...],
+             named: bool = True) -> tuple[Console, dict[tuple[str, str], Any]]:
     console = Console(ClubAddress("mqtt", "127.0.0.1", 1883, "club"), tmp_path / "console", session=SESSION)
-    console.roll = Roll()  # type: ignore[attr-defined]
+    if named:  # the Director names pair 1 in the Players panel, the others stay unnamed
+        console.people.name_pair(None, "1", Player("Ann Smith", "509864"), Player("Bob Jones", ""))
     tables = Tables(console.room)
     movement = SESSION.movement()
     sent: dict[tuple[str, str], dict[str, Any]] = {}
@@ -200,9 +195,8 @@ def test_after_the_first_round_a_board_played_once_says_only_result_not_zero(tmp
 
 
 def test_the_printed_results_name_the_pairs_the_director_named_in_the_players_panel(tmp_path: Path) -> None:
-    """The console's own names (``console.people``, the Players panel's), with no other roll given."""
-    console, _ = _console(tmp_path, ((1, range(1, 6)),))
-    del console.roll  # type: ignore[attr-defined]
+    """The console's own names (``console.people``, the Players panel's), pair 2 the only one named."""
+    console, _ = _console(tmp_path, ((1, range(1, 6)),), named=False)
     try:
         console.people.name_pair(None, "2", Player("Carl Wu", "345678"), Player("Dee Patel", ""))
         with _client(console) as c:
