@@ -133,12 +133,16 @@ def scenario_log(path: Path) -> str | None:
     if not isinstance(spec, dict) or not isinstance(spec.get("log"), list):
         return None
     codes = spec.get("codes") or ["duplicate"]
-    settings = spec.get("settings")
-    if not isinstance(settings, dict):
-        settings = {}
     print(f"{path.name}: a scenario: its log replayed under the {codes[0]} code"
           + (f" (it also names {', '.join(map(str, codes[1:]))})" if len(codes) > 1 else ""), file=sys.stderr)
-    session = {"t": 0, "session": {"code": codes[0], **settings}}
+    return scenario_text(spec, str(codes[0]))
+
+
+def scenario_text(spec: dict[str, Any], code: str) -> str:
+    """A scenario's table log under ``code``: its session line (the code and the scenario's
+    ``settings``), then the lines of its ``log``."""
+    settings = spec.get("settings")
+    session = {"t": 0, "session": {"code": code, **(settings if isinstance(settings, dict) else {})}}
     return "".join(json.dumps(line) + "\n" for line in [session, *spec["log"]])
 
 

@@ -35,6 +35,7 @@ from controller.codes import code_named
 from controller.records import tablelog
 from controller.replay import replay_log
 from tablectl.cli import main
+from tablectl.replaycmd import scenario_text
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 
@@ -58,11 +59,6 @@ def _cases(xfail_key: str = "xfail_by_code") -> list[Any]:
             marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
             cases.append(pytest.param(path, code, id=f"{path.stem}[{code}]", marks=marks))
     return cases
-
-
-def _log(spec: dict[str, Any], code: str) -> str:
-    session = {"t": 0, "session": {"code": code, **spec.get("settings", {})}}
-    return "".join(json.dumps(line) + "\n" for line in [session, *spec["log"]])
 
 
 def _matches(expected: Any, actual: Any, where: str = "report") -> list[str]:
@@ -144,7 +140,7 @@ def test_every_known_misjudgement_names_the_issue_and_the_law() -> None:
 @pytest.mark.parametrize(("path", "code"), _cases())
 def test_scenario_through_the_python_api(path: Path, code: str) -> None:
     spec = json.loads(path.read_text(encoding="utf-8"))
-    report = replay_log(tablelog.loads(_log(spec, code))).report
+    report = replay_log(tablelog.loads(scenario_text(spec, code))).report
     problems = _matches(_expected(spec, code), report)
     assert not problems, "\n".join([f"{path.name} under {code}: {spec['row']} ({spec['laws']})", *problems,
                                     json.dumps(report, indent=1)[:6000]])
@@ -154,7 +150,7 @@ def test_scenario_through_the_python_api(path: Path, code: str) -> None:
 def test_scenario_through_tablectl_replay(path: Path, code: str, tmp_path: Path) -> None:
     spec = json.loads(path.read_text(encoding="utf-8"))
     log = tmp_path / f"{path.stem}.jsonl"
-    log.write_text(_log(spec, code), encoding="utf-8")
+    log.write_text(scenario_text(spec, code), encoding="utf-8")
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         status = main(["replay", str(log), "--json"])
@@ -169,7 +165,7 @@ def test_no_board_raises_more_alarms_than_its_scenario_shows(path: Path, code: s
     players' next actions, legal at the real table, raise nothing more. Each board's irregularities
     number at most those its expectation lists (none where it lists none)."""
     spec = json.loads(path.read_text(encoding="utf-8"))
-    report = replay_log(tablelog.loads(_log(spec, code))).report
+    report = replay_log(tablelog.loads(scenario_text(spec, code))).report
     expected = _expected(spec, code).get("boards", [])
     for number, board in enumerate(report["boards"]):
         shown = expected[number].get("irregularities") or [] if number < len(expected) else []
