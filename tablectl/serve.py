@@ -245,20 +245,33 @@ def _print_urls(options: ServerOptions, pin_line: str | None, started: float) ->
 
 
 class _Stopper:
-    """SIGTERM and SIGINT set ``event`` (headless runs)."""
+    """SIGTERM and SIGINT stop a headless run: ``is_set()``, ``wait()``.
+
+    The handler only sets a flag. It runs on the main thread between two bytecodes, possibly
+    while that thread is inside ``threading.Event.wait`` holding the event's own lock: calling
+    ``Event.set`` there deadlocks, and a SIGTERM then left ``tablectl run`` hanging (seen in CI).
+    """
 
     def __init__(self) -> None:
-        self.event = threading.Event()
+        self.signalled = False
         self._old: dict[int, Any] = {}
 
-    def __enter__(self) -> threading.Event:
+    def __enter__(self) -> _Stopper:
         for sig in (signal.SIGTERM, signal.SIGINT):
             self._old[sig] = signal.signal(sig, self._handle)
-        return self.event
+        return self
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
-        log.info("signal %d: stopping", signum)
-        self.event.set()
+        self.signalled = True
+
+    def is_set(self) -> bool:
+        return self.signalled
+
+    def wait(self) -> None:
+        """Until a signal came (a sleep is cut short by the signal and looks again)."""
+        while not self.signalled:
+            time.sleep(0.2)
+        log.info("signalled: stopping")
 
     def __exit__(self, *exc: object) -> None:
         for sig, old in self._old.items():

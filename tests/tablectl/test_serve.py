@@ -128,3 +128,16 @@ def test_the_directors_public_records_setting_is_read_from_the_config_and_checke
     with pytest.raises(ValueError, match="public_records"):
         loads('[table]\nname = "T"\npublic_records = "sometimes"\n')
     assert serve._public_records("after_session") == "after_session" and serve._public_records(None) is None
+
+
+def test_sigterm_during_the_headless_wait_stops_it_and_the_handler_takes_no_lock() -> None:
+    """The handler runs on the waiting thread itself: it must only set a flag (no Event.set, whose
+    lock that thread may hold), and the wait must see it."""
+    import threading
+
+    with serve._Stopper() as stop:
+        assert not stop.is_set()
+        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGTERM)).start()
+        stop.wait()
+        assert stop.is_set()
+    assert signal.getsignal(signal.SIGTERM) is not stop._handle  # the old handler is back
