@@ -6,13 +6,16 @@ tables, plus the club's lines once). A line whose ``replaces`` names another lin
 alternative, counted only when chosen with ``--with`` (a UK plug: ``--with 3uk``; a Pi 5:
 ``--with 1b``). ``unit_eur`` may be ``board:<name>``: the sum of that board's parts in
 ``hardware/electronics/circuits.py`` (printed copper counts nothing), so the BOM and the
-boards cannot drift apart.
+boards cannot drift apart. ``price_basis`` says where each price comes from: ``list price seen on
+<YYYY-MM-DD> at <distributor>`` when one was seen, otherwise ``estimate ...``; nothing else is
+accepted, so no price passes for a quote it is not.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +23,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "electronics"))
 
-COLUMNS = ("id", "part", "maker", "mpn", "second_source", "per", "qty", "unit_eur", "replaces", "where", "note")
+COLUMNS = ("id", "part", "maker", "mpn", "second_source", "per", "qty", "unit_eur", "price_basis", "replaces", "where",
+           "note")
+SEEN = re.compile(r"list price seen on \d{4}-\d{2}-\d{2} at \S")
+"""A price read off a distributor's listing: its date and the distributor."""
+
+
+def price_basis_ok(basis: str) -> bool:
+    """A price is either seen at a distributor on a date, or honestly an estimate."""
+    return basis.startswith("estimate") or SEEN.match(basis) is not None
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,9 @@ def read(path: Path) -> list[Line]:
                 raise ValueError(f"{where}: {e}") from None
             if qty < 0 or unit < 0:
                 raise ValueError(f"{where}: a negative quantity or price")
+            if not price_basis_ok(row["price_basis"]):
+                raise ValueError(f"{where}: price_basis must be 'list price seen on YYYY-MM-DD at <distributor>' "
+                                 f"or start with 'estimate', not {row['price_basis']!r}")
             lines.append(Line(row["id"], row["part"], row["mpn"], row["per"], qty, unit, row["replaces"]))
     ids = [line.id for line in lines]
     for line in lines:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import circuits
@@ -10,6 +11,9 @@ import cost
 import pytest
 
 BOM = Path(cost.__file__).with_name("table.csv")
+HARDWARE = BOM.parents[1]
+CARD_WIDTH_MM = 57.0
+"""A bridge card is 57 x 89 mm (hardware/dealing.md)."""
 
 
 def _rows() -> list[dict[str, str]]:
@@ -58,7 +62,7 @@ def test_an_unknown_alternative_is_refused() -> None:
 
 def test_a_bad_row_is_named(tmp_path: Path) -> None:
     bad = tmp_path / "bom.csv"
-    bad.write_text(",".join(cost.COLUMNS) + "\n1,thing,m,p,,table,two,1.00,,,\n", encoding="utf-8")
+    bad.write_text(",".join(cost.COLUMNS) + "\n1,thing,m,p,q,table,two,1.00,estimate,,,\n", encoding="utf-8")
     with pytest.raises(ValueError, match="row 2"):
         cost.read(bad)
 
@@ -66,3 +70,69 @@ def test_a_bad_row_is_named(tmp_path: Path) -> None:
 def test_the_script_prints_the_costs(capsys: pytest.CaptureFixture[str]) -> None:
     assert cost.main(["--tables", "3"]) == 0
     assert "a club of 3 tables" in capsys.readouterr().out
+
+
+def _with_row(tmp_path: Path, **changes: str) -> Path:
+    """The committed BOM with its first row changed: a file cost.read must judge."""
+    rows = _rows()
+    rows[0] = {**rows[0], **changes}
+    path = tmp_path / "bom.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=cost.COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def test_every_line_names_a_second_source() -> None:
+    missing = [row["id"] for row in _rows() if not row["second_source"].strip()]
+    assert missing == []
+
+
+def test_every_price_says_where_it_comes_from() -> None:
+    for row in _rows():
+        assert cost.price_basis_ok(row["price_basis"]), (row["id"], row["price_basis"])
+
+
+@pytest.mark.parametrize("basis", ["", "list price", "list price seen at Farnell", "seen on 2026-11-27 at Farnell",
+                                   "list price seen on 27 November at Farnell"])
+def test_a_price_neither_seen_on_a_date_at_a_distributor_nor_an_estimate_is_refused(tmp_path: Path,
+                                                                                     basis: str) -> None:
+    with pytest.raises(ValueError, match=r"row 2.*price_basis"):
+        cost.read(_with_row(tmp_path, price_basis=basis))
+
+
+def test_a_price_seen_on_a_date_at_a_distributor_is_accepted(tmp_path: Path) -> None:
+    lines = cost.read(_with_row(tmp_path, price_basis="list price seen on 2026-11-27 at Farnell"))
+    assert len(lines) == len(_rows())
+
+
+def test_the_club_lines_hold_the_room_machine_the_network_and_the_tags() -> None:
+    club = " ".join(r["part"] for r in _rows() if r["per"] == "club").lower()
+    for part in ("room machine", "router", "switch", "ntag213"):
+        assert part in club, part
+    table = " ".join(r["part"] for r in _rows() if r["per"] == "table").lower()
+    assert "tablet" in table
+
+
+def test_the_tag_line_names_its_chip_and_a_size_that_fits_a_card() -> None:
+    tags = [r for r in _rows() if "tag" in r["part"].lower() and r["per"] == "club"]
+    assert len(tags) == 1
+    tag = tags[0]
+    assert "NTAG213" in tag["maker"] and "NTAG213" in tag["mpn"]
+    size = re.search(r"(\d+(?:\.\d+)?) mm round", tag["part"])
+    assert size is not None
+    diameter = float(size.group(1))
+    assert 22.0 <= diameter <= CARD_WIDTH_MM - 2 * 10.0  # no smaller than 22 mm; 10 mm clear of each long edge
+
+
+def _written(text: str, amount: float) -> bool:
+    return f"{amount:,.2f} EUR" in text or f"{amount:.2f} EUR" in text
+
+
+def test_the_totals_written_in_the_docs_are_the_computed_ones() -> None:
+    result = cost.cost(cost.read(BOM), tables=10)
+    for page in (HARDWARE / "bom.md", HARDWARE / "bom" / "README.md"):
+        text = page.read_text(encoding="utf-8")
+        assert _written(text, result.table), (page.name, result.table)
+        assert _written(text, result.club), (page.name, result.club)
