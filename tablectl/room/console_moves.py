@@ -77,8 +77,8 @@ def _keep(path: Path, entry: MoveEntry) -> None:
 def apply_moves(room: Room, base: Session | None, moves: Moves, people: Any = None) -> None:
     """Put ``room``'s results to the pairs of ``base`` changed by ``moves`` (``people``: the
     console's ``People``, whose pairs follow the changed movement)."""
-    if base is None:
-        return
+    if base is None or (not moves.entries and room.results.session is base):
+        return  # played as planned: nothing to follow again
     session = moves.session(base)
     room.results = refollowed(room.results, session)
     if people is not None:

@@ -18,6 +18,7 @@ start (``tablectl.room.sessions.stale``): it stays until the Director starts a n
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import sqlite3
 from pathlib import Path
@@ -63,8 +64,6 @@ def _kept_key(path: Path) -> object:
         return None
     if row is None:
         return None
-    import json
-
     with contextlib.suppress(ValueError, TypeError):
         return json.loads(row[0])
     return row[0]
