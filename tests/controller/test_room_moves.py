@@ -145,3 +145,26 @@ def test_a_change_kept_as_json_reads_back_the_same() -> None:
     assert MoveEntry.from_json(made.as_json()) == made
     with pytest.raises(MoveError, match="unreadable"):
         MoveEntry.from_json({"kind": "swap"})
+
+
+def test_a_pair_moved_to_the_sit_out_table_of_a_half_table_takes_the_sit_out_with_it() -> None:
+    half = loads_session('[session]\nname = "Club Pairs"\nmovement = "mitchell"\ntables = 3\nboards_per_round = 2\n'
+                         'pairs = 5\n')  # pair 6 is the phantom: table 3 sits out in round 1
+    moves, _ = Moves().add(half, MoveEntry(0, "swap", "", 1, "Ann", 0.0, "pair 4 sat at table 3", 1, a="4", b="6"))
+    room = Room("club", session=half)
+    room.results = refollowed(room.results, moves.session(half))
+    assert room.results.due_by_round("1") == {1: 0, 2: 0, 3: 2}  # table 1 meets the phantom in rounds 1 and 2
+    assert room.results.due_by_round("3") == {1: 2, 2: 4, 3: 6}
+    t = Tables(room)
+    t.result("3", 5, 420)
+    assert _pairs(room)[("5", "3")] == ("3", "4")
+
+
+def test_a_table_added_is_due_its_boards_from_the_round_it_joins() -> None:
+    moves, _ = Moves().add(SESSION, MoveEntry(0, "table_added", "", 2, "Ann", 0.0, "latecomers", table=4, ns="7",
+                                              ew="8", shares=2))
+    room = Room("club", session=SESSION)
+    room.results = refollowed(room.results, moves.session(SESSION))
+    assert room.results.due_by_round("4") == {1: 0, 2: 2, 3: 4}
+    assert {"section": "", "pair": "8"} in [{"section": "", "pair": p} for p in
+                                            moves.session(SESSION).movement().participants]
