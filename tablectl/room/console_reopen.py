@@ -11,8 +11,9 @@ the scores follow, the exports are made again; "Start a new session" keeps it ag
 Only a session played with the console's own session file can be reopened (its movement is what
 puts each result to its pairs); another is refused, and nothing changes. The tables' messages of
 the session it replaces stay with that one (kept): the tables' streams it was taking are not taken
-again into the reopened one. A reopened session is not taken for last week's at the console's next
-start (``tablectl.room.sessions.stale``): it stays until the Director starts a new one.
+again into the reopened one. A reopened session is not taken for last week's by a console started
+again within ``STALE_HOURS`` of the reopening (``tablectl.room.sessions.stale``); later it is kept
+and a new one starts, as for any session.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from controller.records.people import Player
 from tablectl.room.console import Console
+from tablectl.room.console_reopen import ReopenError, reopen_session
 from tests.web_ui.console_fake import console_settings
 from tests.web_ui.test_console_desk import ADDRESS, _played
 from tests.web_ui.test_console_people import _login
@@ -116,3 +117,54 @@ def test_a_kept_session_is_reopened_as_the_live_one_corrected_and_read_back_law_
         console.new_session()  # kept again, with the correction
         again = c.get("/api/archive/" + console.archives()[0]["name"]).json()
         assert [r["score_ns"] for t in again["travellers"] for r in t["results"]] == [400, 400, 400]
+
+
+def test_a_session_reopened_the_next_day_is_kept_live_over_a_restart_and_not_taken_for_last_weeks(
+        tmp_path: Path) -> None:
+    import time
+
+    first = Console(ADDRESS, tmp_path / "console", session=SESSION)
+    _played(first)  # received now
+    first.new_session()
+    kept = first.archives()[0]["name"]
+    first.store.close()
+    now = time.time()
+
+    def at(hours: float) -> Console:
+        return Console(ADDRESS, tmp_path / "console", session=SESSION, wall=lambda: now + hours * 3600)
+
+    day_after = at(20)
+    try:
+        assert reopen_session(day_after, kept) == {"reopened": kept, "kept": None}
+        assert _board1_table1(day_after) == {"NS": "1", "EW": "6"}
+    finally:
+        day_after.store.close()
+    restarted = at(21)  # its results are 21 hours old, but it was reopened an hour ago: still live
+    try:
+        assert _board1_table1(restarted) == {"NS": "1", "EW": "6"} and restarted.archives() == []
+    finally:
+        restarted.store.close()
+    next_week = at(24 * 7)  # a week later the console starts a new session, the reopened one kept again
+    try:
+        assert next_week.room.results.travellers() == [] and len(next_week.archives()) == 1
+    finally:
+        next_week.store.close()
+
+
+def test_a_kept_session_of_another_session_file_is_not_reopened_and_nothing_changes(console: Console,
+                                                                                    tmp_path: Path) -> None:
+    from controller.fieldscore import loads_session
+
+    console.new_session()
+    kept = console.archives()[0]["name"]
+    console.store.close()
+    other = Console(ADDRESS, tmp_path / "console", session=loads_session(
+        '[session]\nname = "Thursday"\nmovement = "howell"\ntables = 3\nboards_per_round = 2\n'))
+    try:
+        before = other.archives()
+        with pytest.raises(ReopenError, match="played with another session file"):
+            reopen_session(other, kept)
+        assert other.archives() == before and other.room.results.travellers() == []
+        assert kept in [k["name"] for k in before]
+    finally:
+        other.store.close()
