@@ -168,3 +168,16 @@ def test_a_table_added_is_due_its_boards_from_the_round_it_joins() -> None:
     assert room.results.due_by_round("4") == {1: 0, 2: 2, 3: 4}
     assert {"section": "", "pair": "8"} in [{"section": "", "pair": p} for p in
                                             moves.session(SESSION).movement().participants]
+
+
+def test_a_change_in_one_section_leaves_the_other_section_as_planned() -> None:
+    two = loads_session('[session]\nname = "Club Pairs"\nmovement = "mitchell"\ntables = 3\nboards_per_round = 2\n'
+                        'sections = ["A", "B"]\n')
+    moves, made = Moves().add(two, MoveEntry(0, "swap", "b", 1, "Ann", 0.0, "wrong way round", 1, a="1", b="4"))
+    assert made.section == "B" and made.what() == "pairs 1 and 4 of section B swapped places in round 1"
+    room = Room("club", session=two)
+    t = Tables(room)
+    t.result("A1", 1, 420)
+    t.result("B1", 1, 420)
+    room.results = refollowed(room.results, moves.session(two))
+    assert _pairs(room)[("1", "A1")] == ("1", "4") and _pairs(room)[("1", "B1")] == ("4", "1")

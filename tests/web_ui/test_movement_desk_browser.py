@@ -62,6 +62,9 @@ def test_two_pairs_at_each_others_tables_are_swapped_at_phone_width_and_the_trav
             pairs_at(phone, 3, 2, "2 v 5")  # round 1: before the move, unchanged
             pairs_at(phone, 5, 2, "2 v 5")  # round 2: after it
             pairs_at(phone, 1, 3, "3 v 4")
+            phone.select_option("#moves-round", "2")  # who sits where in round 2, as the movement now stands
+            expect(phone.locator("#moves-sittings li[data-table='2']")).to_have_text("Table 2: 2 v 5, boards 5-6")
+            expect(phone.locator("#moves-sittings li[data-table='3']")).to_have_text("Table 3: 3 v 4, boards 1-2")
             width = phone.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, f"the console scrolls sideways on a phone ({width}px)"
             phone.locator("#people-panel").screenshot(path=str(tmp_path / "movement-phone.png"))

@@ -202,6 +202,8 @@ async function loadPeople() {
 const MOVE_KINDS = [["swap", "Two pairs swapped places"], ["add-table", "A table added"],
   ["remove-table", "A table removed"]];
 let movesEntries = [];
+let movesSittings = [];  // the movement as changed: {section, round, table, ns, ew, boards, sit_out}
+let movesRound = null;   // the round whose tables are listed
 
 function movesBox() {
   let box = document.getElementById("moves");
@@ -276,21 +278,47 @@ function renderMoves() {
     : el("p", { class: "muted" }, "Played as planned: no change yet."));
 }
 
+function boardsWords(boards) {
+  return boards.length === 1 ? "board " + boards[0] : "boards " + boards[0] + "-" + boards[boards.length - 1];
+}
+
+// who sits where in one round, as the movement now stands (the Director checks a change here)
+function renderSittings() {
+  const rounds = [...new Set(movesSittings.map((s) => s.round))].sort((a, b) => a - b);
+  if (!rounds.length) {
+    replaceChildren("moves-sittings", "");
+    return;
+  }
+  if (!rounds.includes(movesRound)) movesRound = room && room.clock && rounds.includes(room.clock.round) ? room.clock.round : rounds[0];
+  const pick = selectNode("moves-round", rounds.map((r) => [String(r), "Round " + r]), String(movesRound));
+  pick.addEventListener("change", () => { movesRound = Number(pick.value); renderSittings(); });
+  const sections = new Set(movesSittings.map((s) => s.section)).size > 1;
+  replaceChildren("moves-sittings", field("Who sits where", pick), el("ul", { class: "moves-sittings" },
+    movesSittings.filter((s) => s.round === movesRound).map((s) =>
+      el("li", { "data-table": (s.section || "") + s.table },
+        el("b", {}, "Table " + (sections ? s.section : "") + s.table + ": "),
+        s.sit_out ? "sit-out (" + s.ns + " v " + s.ew + ")" : s.ns + " v " + s.ew + ", " + boardsWords(s.boards)))));
+}
+
 async function loadMoves() {
   if (!peoplePairs || !peoplePairs.expected.length) return;  // no session file: no movement to change
   const box = movesBox();
   if (!document.getElementById("moves-form")) {
     box.append(el("h3", {}, "The movement as played"), el("p", { id: "moves-error", class: "error", role: "alert" }),
-      el("div", { id: "moves-form", class: "desk-form" }), el("div", { id: "moves-history" }));
+      el("div", { id: "moves-form", class: "desk-form" }), el("div", { id: "moves-history" }),
+      el("div", { id: "moves-sittings" }));
     renderMoveForm("swap");
   }
   try {
-    movesEntries = (await api("GET", "/api/desk/moves")).entries;
+    const got = await api("GET", "/api/desk/moves");
+    movesEntries = got.entries;
+    movesSittings = got.sittings;
   } catch (err) {
     replaceChildren("moves-error", err.message);
     return;
   }
   renderMoves();
+  renderSittings();
 }
 
 // every room push redraws the session panel: the names may have changed (the list is drawn again;
