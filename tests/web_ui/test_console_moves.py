@@ -1,5 +1,5 @@
 """The movement as played and a kept session reopened, at the real console over real SQLite files
-(web_ui.console_moves, tablectl.room.console_moves, tablectl.room.console_reopen): a change is kept
+(web_ui.desk_moves, tablectl.room.console_moves, tablectl.room.console_reopen): a change is kept
 with who, when and why before it counts, a restarted console puts every result to the pairs who
 played it, a change is taken back; the Director reopens last week's session (or the one he closed
 by mistake) as the live one, corrects it (Law 79C) and reads it back; a bad request changes nothing."""

@@ -8,7 +8,7 @@
 // (docs/scoring-desk.md).
 // The movement as played: two pairs swapped places (a pair at the wrong table, a table the wrong way round),
 // a table added sharing another table's boards, a table removed; each change kept with who, when and why,
-// and taken back by Undo: /api/desk/moves (web_ui/console_moves.py). The travellers follow.
+// and taken back by Undo: /api/desk/moves (web_ui/desk_moves.py). The travellers follow.
 "use strict";
 
 let peopleRoster = [];    // the club's members: {name, federation_id, email, club}
