@@ -46,8 +46,8 @@ def session_key(session: Session | None) -> str:
 
 
 def stale(latest: float | None, settings: dict[str, Any], now: float) -> bool:
-    """The kept store is last session's: its latest message is older than ``STALE_HOURS``, and it was
-    not reopened since (``tablectl.room.console_reopen``: the Director reopened it to correct it)."""
+    """The kept store is last session's: its latest message is older than ``STALE_HOURS``, and so is
+    its reopening, if the Director reopened it (``tablectl.room.console_reopen``: to correct it)."""
     reopened = settings.get("reopened_at")
     last = max(x for x in (latest, reopened if isinstance(reopened, int | float) else None, 0.0) if x is not None)
     return latest is not None and now - last > STALE_HOURS * 3600
@@ -89,8 +89,8 @@ def archive_path(data_dir: Path, name: str) -> Path | None:
 
 
 def read_archive(path: Path, club: str, session: Session | None) -> Json:
-    """A kept session's ranking and travellers, as its console had them (``session``: the
-    Director's session file, when it is the same)."""
+    """A kept session's ranking and travellers, as its console had them: the Director's desk
+    entries and movement changes applied (``session``: the Director's session file, when it is the same)."""
     from tablectl.room.console_desk import load_desk, restore_desk
     from tablectl.room.console_moves import apply_moves, load_moves
     from tablectl.room.console_people import read_seating
