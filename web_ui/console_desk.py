@@ -37,6 +37,8 @@ Who plays (``controller.room.roster``), when the console keeps a roster (``conso
 - ``POST /api/desk/absent {"section", "pair", "from_round", "to_round", "by", "reason"}``: a pair
   late or gone for those rounds: average minus to it, average plus to its opponents on each board
   it missed (Law 12C2), all the entries made or none;
+- the movement as played (pairs swapped, a table added or removed) and a kept session reopened:
+  ``web_ui.desk_moves``;
 - ``GET /api/desk/event?session=<kept>&session=...&now=true``: an event of several sessions, each
   partnership's results carried over (``controller.room.event``).
 """
@@ -59,6 +61,7 @@ from controller.room.adjustments import DeskEntry, DeskError, Played, absent
 from controller.room.console import Room
 from controller.room.event import EventSession, carry_over
 from controller.room.roster import RosterError, player
+from web_ui.desk_moves import moves_routes
 
 __all__ = ["DeskService", "PeopleService", "desk_router"]
 
@@ -311,6 +314,7 @@ def desk_router(console: object, director: Callable[..., Any], guarded: Callable
     async def undo(body: UndoBody) -> Json:
         return await make(_undo, body)
 
+    moves_routes(api, console, changes)
     people = getattr(console, "people", None)
     if isinstance(people, PeopleService):
         _people_routes(api, people, changes, getattr(console, "people_changed", None))

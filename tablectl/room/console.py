@@ -55,13 +55,14 @@ from controller.fieldscore.session import Session
 from controller.room.console import Room
 from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.console_desk import DeskStore, restore_desk
+from tablectl.room.console_moves import apply_moves, load_moves
 from tablectl.room.console_people import People
 from tablectl.room.console_push import Journal, ResultsStream
 from tablectl.room.console_session import ConsoleSession
 from tablectl.room.console_store import ConsoleStore, Message, Refusal, restore
 from tablectl.room.intake import Claims, Refused, Taken, foreign_console, prev_of, read_message
 from tablectl.room.link import COMMAND_LIMIT, iso, room_client
-from tablectl.room.sessions import STALE_HOURS, session_key
+from tablectl.room.sessions import session_key, stale
 
 __all__ = ["Console", "ConsoleStore"]
 
@@ -172,13 +173,14 @@ class Console(ConsoleSession):
         kept = self.store.settings().get("session_key")
         if kept not in (None, session_key(session)):
             self._begin_new("the session file changed")
-        elif latest is not None and wall() - latest > STALE_HOURS * 3600:
+        elif stale(latest, self.store.settings(), wall()):
             self._begin_new("the kept session is last session's")
         elif kept is None:
             self.store.set("session_key", session_key(session))
         self._acks = {t: a for t in self._known() if (a := self.room.acknowledged(t)) is not None}
         self.desk_store = DeskStore(self.store.path)
         restore_desk(self.room.results, self.desk_store.load())
+        apply_moves(self.room, session, load_moves(self.store.path), self.people)  # the movement as played
         self._bump(None)
         self._client = room_client(address, f"bridge-{self.club}-console", clean_session=False)
         self._client.on_connect = self._on_connect

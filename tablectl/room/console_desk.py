@@ -19,7 +19,7 @@ from typing import Any
 from controller.room.adjustments import Desk, DeskEntry, DeskError, absent
 from controller.room.results import RoomResults
 
-__all__ = ["DeskStore", "absent_kept", "adjust_kept", "desk_json", "restore_desk"]
+__all__ = ["DeskStore", "absent_kept", "adjust_kept", "desk_json", "load_desk", "restore_desk"]
 
 log = logging.getLogger(__name__)
 
@@ -60,21 +60,35 @@ class DeskStore:
     def load(self) -> list[DeskEntry]:
         """Every entry kept, in order; one that cannot be read ends the list (what follows it may
         depend on it), with a warning."""
-        out: list[DeskEntry] = []
         with contextlib.closing(self._connect()) as conn:
             rows = list(conn.execute("SELECT id, payload FROM desk_entry ORDER BY id"))
-        for id_, payload in rows:
-            try:
-                entry = DeskEntry.from_json(json.loads(payload))
-            except (ValueError, TypeError) as exc:
-                log.warning("console: desk entry %s cannot be read (%s): it and the entries after it are ignored",
-                            id_, exc)
-                break
-            if entry.id != len(out) + 1:
-                log.warning("console: desk entry %s is out of order: it and the entries after it are ignored", id_)
-                break
-            out.append(entry)
-        return out
+        return _entries(rows)
+
+
+def load_desk(path: Path) -> list[DeskEntry]:
+    """The entries kept in a kept session's file, read only (none in a file older than the desk)."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+            rows = list(conn.execute("SELECT id, payload FROM desk_entry ORDER BY id"))
+    except sqlite3.Error:
+        return []
+    return _entries(rows)
+
+
+def _entries(rows: list[Any]) -> list[DeskEntry]:
+    out: list[DeskEntry] = []
+    for id_, payload in rows:
+        try:
+            entry = DeskEntry.from_json(json.loads(payload))
+        except (ValueError, TypeError) as exc:
+            log.warning("console: desk entry %s cannot be read (%s): it and the entries after it are ignored",
+                        id_, exc)
+            break
+        if entry.id != len(out) + 1:
+            log.warning("console: desk entry %s is out of order: it and the entries after it are ignored", id_)
+            break
+        out.append(entry)
+    return out
 
 
 def restore_desk(results: RoomResults, entries: list[DeskEntry]) -> None:

@@ -76,6 +76,9 @@ class People:
     def __init__(self, data_dir: Path | None, store: Path | None, session: Session | None = None) -> None:
         self._lock = threading.RLock()
         self.session = session
+        """The session as played: the session file's, changed by the Director's movement changes
+        (``tablectl.room.console_moves``); a new session starts from ``planned`` again."""
+        self.planned = session
         self._roster_path = None if data_dir is None else Path(data_dir) / ROSTER_FILE
         self.roster = Roster()
         if self._roster_path is not None:
@@ -102,6 +105,7 @@ class People:
         """The seating kept in the console's file ``store`` (a new session's: none yet)."""
         with self._lock:
             self._store = store
+            self.session = self.planned
             seats: list[Seat] = []
             if store is not None:
                 with contextlib.closing(_connect(store)) as conn:
@@ -114,6 +118,11 @@ class People:
                         log.warning("console: seat %s cannot be read (%s): left out", id_, exc)
             by_key = {(s.section, s.pair, s.from_round): s for s in seats}  # a later naming replaces an earlier
             self.seating = Seating(tuple(by_key.values()))
+
+    @property
+    def store(self) -> Path | None:
+        """The console's file the seating is kept in (None: in memory only)."""
+        return self._store
 
     def _keep_seat(self, seat: Seat) -> None:
         if self._store is None:

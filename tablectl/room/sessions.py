@@ -11,7 +11,9 @@ empty one. The tables' outboxes of the old session are not taken again (the new 
 what the old one had acknowledged of each table session, ``archived_streams``).
 
 ``archives(dir)`` lists the kept sessions, ``read_archive(path, session)`` gives one's ranking,
-travellers and pairs' names (the console's pages: ``GET /api/archive``, ``GET /api/archive/{name}``);
+travellers and pairs' names, the Director's corrections and movement changes applied (the console's
+pages: ``GET /api/archive``, ``GET /api/archive/{name}``); ``tablectl.room.console_reopen`` puts one back
+as the live session (to correct it and export it again);
 an event of several sessions adds them up (``controller.room.event``, ``GET /api/desk/event``).
 """
 
@@ -28,7 +30,7 @@ from typing import Any
 from controller.fieldscore.session import Session
 from controller.room.console import Room
 
-__all__ = ["ARCHIVE_DIR", "STALE_HOURS", "archive", "archive_path", "archives", "read_archive", "session_key"]
+__all__ = ["ARCHIVE_DIR", "STALE_HOURS", "archive", "archive_path", "archives", "read_archive", "session_key", "stale"]
 
 Json = dict[str, Any]
 
@@ -41,6 +43,14 @@ _NAME = re.compile(r"^console-\d{8}-\d{6}(-\d+)?\.sqlite$")
 def session_key(session: Session | None) -> str:
     """What tells one session file from another (its name, date, movement, scoring...)."""
     return hashlib.sha256(repr(session).encode()).hexdigest()[:16]
+
+
+def stale(latest: float | None, settings: dict[str, Any], now: float) -> bool:
+    """The kept store is last session's: its latest message is older than ``STALE_HOURS``, and so is
+    its reopening, if the Director reopened it (``tablectl.room.console_reopen``: to correct it)."""
+    reopened = settings.get("reopened_at")
+    last = max(x for x in (latest, reopened if isinstance(reopened, int | float) else None, 0.0) if x is not None)
+    return latest is not None and now - last > STALE_HOURS * 3600
 
 
 def archive(store: Path, now: float) -> Path:
@@ -79,8 +89,10 @@ def archive_path(data_dir: Path, name: str) -> Path | None:
 
 
 def read_archive(path: Path, club: str, session: Session | None) -> Json:
-    """A kept session's ranking and travellers, as its console had them (``session``: the
-    Director's session file, when it is the same)."""
+    """A kept session's ranking and travellers, as its console had them: the Director's desk
+    entries and movement changes applied (``session``: the Director's session file, when it is the same)."""
+    from tablectl.room.console_desk import load_desk, restore_desk
+    from tablectl.room.console_moves import apply_moves, load_moves
     from tablectl.room.console_people import read_seating
     from tablectl.room.console_store import ConsoleStore
 
@@ -96,5 +108,7 @@ def read_archive(path: Path, club: str, session: Session | None) -> Json:
     for table, _session, _seq, kind, payload in messages:
         with contextlib.suppress(ValueError, TypeError, KeyError):
             room.receive(kind, table, json.loads(payload), 0.0)
+    apply_moves(room, session, load_moves(path, read_only=True))
+    restore_desk(room.results, load_desk(path))
     return {"name": path.stem, "report": room.results.report(), "travellers": room.results.travellers(),
             "names": read_seating(path).names()}

@@ -163,6 +163,54 @@ async function loadDesk() {
     return;
   }
   renderDeskHistory();
+  loadKept();
+}
+
+// -- a kept session reopened as the live one (to correct it and export it again) -------------------------
+
+function keptWords(k) {
+  const m = /^console-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})/.exec(k.name);
+  return m ? m[3] + "/" + m[2] + "/" + m[1] + " " + m[4] + ":" + m[5] : k.name;
+}
+
+let reopenNote = "";  // what the last reopening did, shown under the kept sessions
+
+async function loadKept() {
+  let kept;
+  try {
+    kept = await api("GET", "/api/archive");
+  } catch (err) {
+    return;
+  }
+  let box = document.getElementById("reopen");
+  if (!box) {
+    box = el("div", { id: "reopen" });
+    document.getElementById("desk-panel").append(box);
+  }
+  const chosen = document.getElementById("reopen-name");
+  const was = chosen ? chosen.value : null;
+  box.replaceChildren(el("h3", {}, "Kept sessions"), kept.length
+    ? el("div", { class: "desk-form" },
+      field("Session", selectNode("reopen-name", kept.map((k) => [k.name, keptWords(k)]), was || kept[0].name)),
+      el("p", { class: "muted" }, "Reopen it as the live session to correct it and export it again; the session "
+        + "now live is kept (unless it holds nothing)."),
+      el("div", { class: "desk-actions" }, el("button", { type: "button", id: "reopen-session", class: "secondary",
+        onclick: reopenKept }, "Reopen")))
+    : el("p", { class: "muted" }, "No kept session yet."), el("p", { id: "reopen-info", class: "info", role: "status" },
+    reopenNote));
+}
+
+async function reopenKept() {
+  replaceChildren("desk-error", "");
+  const name = deskValue("reopen-name");
+  try {
+    const done = await api("POST", "/api/desk/sessions/reopen", { name });
+    reopenNote = "Reopened the session of " + keptWords({ name }) + (done.kept
+      ? "; the one it replaced is kept as " + keptWords({ name: done.kept }) + "." : ".");
+    await loadDesk();
+  } catch (err) {
+    replaceChildren("desk-error", err.message);
+  }
 }
 
 // what the Director's entries made of a traveller's row, in a few words

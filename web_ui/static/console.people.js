@@ -6,6 +6,9 @@
 // the ranking, the travellers and the scorecards (console.js pairNames, from the room's "names").
 // Posts to /api/desk/roster/import, /api/desk/pairs, /api/desk/substitutes, /api/desk/absent
 // (docs/scoring-desk.md).
+// The movement as played: two pairs swapped places (a pair at the wrong table, a table the wrong way round),
+// a table added sharing another table's boards, a table removed; each change kept with who, when and why,
+// and taken back by Undo: /api/desk/moves (web_ui/desk_moves.py). The travellers follow.
 "use strict";
 
 let peopleRoster = [];    // the club's members: {name, federation_id, email, club}
@@ -191,6 +194,131 @@ async function loadPeople() {
     return;
   }
   renderPeople();
+  loadMoves();
+}
+
+// -- the movement as played --------------------------------------------------------------------------
+
+const MOVE_KINDS = [["swap", "Two pairs swapped places"], ["add-table", "A table added"],
+  ["remove-table", "A table removed"]];
+let movesEntries = [];
+let movesSittings = [];  // the movement as changed: {section, round, table, ns, ew, boards, sit_out}
+let movesRound = null;   // the round whose tables are listed
+
+function movesBox() {
+  let box = document.getElementById("moves");
+  if (!box) {
+    box = el("div", { id: "moves", class: "moves" });
+    document.getElementById("people-panel").append(box);
+  }
+  return box;
+}
+
+function moveFields(kind) {
+  const rounds = peoplePairs && peoplePairs.rounds ? peoplePairs.rounds : 99;
+  const round = room && room.clock && room.clock.round ? room.clock.round : 1;
+  const number = (id, label, value, extra) => field(label, el("input", { id, type: "number", min: 1, max: extra || 200,
+    value: value === null ? "" : value, inputmode: "numeric" }));
+  const pair = (id, label) => field(label, el("input", { id, size: 4, autocomplete: "off", inputmode: "numeric" }));
+  const what = kind === "swap" ? [pair("moves-a", "Pair"), pair("moves-b", "and pair")]
+    : kind === "add-table" ? [number("moves-table", "New table", null), pair("moves-ns", "North-South pair"),
+      pair("moves-ew", "East-West pair"), number("moves-shares", "Shares the boards of table", 1)]
+    : [number("moves-table", "Table", null)];
+  return [...what, number("moves-from", "From round", round, rounds),
+    field("to round (empty: to the end)", el("input", { id: "moves-to", type: "number", min: 1, max: rounds,
+      inputmode: "numeric" }))];
+}
+
+function renderMoveForm(kind) {
+  const pick = selectNode("moves-kind", MOVE_KINDS, kind);
+  pick.addEventListener("change", () => renderMoveForm(pick.value));
+  replaceChildren("moves-form", field("What changed", pick), el("div", { class: "desk-fields" }, moveFields(kind)),
+    field("Why", el("input", { id: "moves-reason", placeholder: "the reason, kept with the change", autocomplete: "off" })),
+    el("div", { class: "desk-actions" }, el("button", { type: "button", id: "moves-save", onclick: () => saveMove(kind) },
+      "Change the movement")));
+}
+
+async function movePost(path, body) {
+  replaceChildren("moves-error", "");
+  try {
+    return await api("POST", "/api/desk/moves/" + path, body);
+  } catch (err) {
+    replaceChildren("moves-error", err.message);
+    return null;
+  }
+}
+
+async function saveMove(kind) {
+  const by = localStorage.getItem("deskBy") || "Director";
+  const num = (id) => (deskValue(id) === "" ? null : Number(deskValue(id)));
+  const body = { by, reason: deskValue("moves-reason"), from_round: num("moves-from"), to_round: num("moves-to") };
+  if (kind === "swap") Object.assign(body, { a: deskValue("moves-a"), b: deskValue("moves-b") });
+  else if (kind === "add-table") Object.assign(body, { table: num("moves-table"), ns: deskValue("moves-ns"),
+    ew: deskValue("moves-ew"), shares: num("moves-shares") });
+  else body.table = num("moves-table");
+  if (!body.reason) {
+    replaceChildren("moves-error", "Say why: the reason is kept with the change.");
+    return;
+  }
+  if (await movePost(kind, body)) {
+    renderMoveForm(kind);
+    loadMoves();
+  }
+}
+
+function renderMoves() {
+  replaceChildren("moves-history", movesEntries.length
+    ? el("ol", { class: "desk-history" }, movesEntries.slice().reverse().map((e) =>
+      el("li", { "data-move": e.id, class: e.undone ? "undone" : null },
+        el("b", {}, "#" + e.id + " "), e.what, e.undone ? el("span", { class: "finding" }, " (taken back)") : null,
+        el("small", { class: "muted" }, " \u2014 " + e.reason + " (" + e.by + ", " + when(e.at) + ")"),
+        !e.undone && e.kind !== "undo" ? el("button", { type: "button", class: "secondary moves-undo",
+          onclick: async () => { if (await movePost("undo", { entry: e.id, by: localStorage.getItem("deskBy") || "Director",
+            reason: "taken back at the console" })) loadMoves(); } }, "Undo") : null)))
+    : el("p", { class: "muted" }, "Played as planned: no change yet."));
+}
+
+function boardsWords(boards) {
+  return boards.length === 1 ? "board " + boards[0] : "boards " + boards[0] + "-" + boards[boards.length - 1];
+}
+
+// who sits where in one round, as the movement now stands (the Director checks a change here)
+function renderSittings() {
+  const rounds = [...new Set(movesSittings.map((s) => s.round))].sort((a, b) => a - b);
+  if (!rounds.length) {
+    replaceChildren("moves-sittings", "");
+    return;
+  }
+  if (!rounds.includes(movesRound)) movesRound = room && room.clock && rounds.includes(room.clock.round) ? room.clock.round : rounds[0];
+  const pick = selectNode("moves-round", rounds.map((r) => [String(r), "Round " + r]), String(movesRound));
+  pick.addEventListener("change", () => { movesRound = Number(pick.value); renderSittings(); });
+  const sections = new Set(movesSittings.map((s) => s.section)).size > 1;
+  replaceChildren("moves-sittings", field("Who sits where", pick), el("ul", { class: "moves-sittings" },
+    movesSittings.filter((s) => s.round === movesRound).map((s) =>
+      el("li", { "data-table": (s.section || "") + s.table },
+        el("b", {}, "Table " + (sections ? s.section : "") + s.table + ": "),
+        s.sit_out ? "sit-out (" + s.ns + " v " + s.ew + ")" : s.ns + " v " + s.ew + ", " + boardsWords(s.boards)))));
+}
+
+async function loadMoves() {
+  if (!peoplePairs || !peoplePairs.expected.length) return;  // no session file: no movement to change
+  const box = movesBox();
+  if (!document.getElementById("moves-form")) {
+    box.append(el("h3", {}, "The movement as played"), el("p", { id: "moves-error", class: "error", role: "alert" }),
+      el("div", { id: "moves-form", class: "desk-form" }), el("div", { id: "moves-history" }),
+      el("div", { id: "moves-sittings" }));
+    renderMoveForm("swap");
+  }
+  try {
+    const got = await api("GET", "/api/desk/moves");
+    movesEntries = got.entries;
+    movesSittings = got.sittings;
+  } catch (err) {
+    replaceChildren("moves-error", err.message);
+    return;
+  }
+  renderMoves();
+  renderSittings();
 }
 
 // every room push redraws the session panel: the names may have changed (the list is drawn again;
