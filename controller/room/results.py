@@ -5,12 +5,8 @@ live, and the boards checked across the room (pure).
 ``deal``, or its arbiter view's deal) and a board finished (its ``result``, the replay entry). It keeps
 
 * the **travellers**: per board, every table's result entry as it arrived;
-* the **attribution** of each result to its pairs. With the Director's session
-  (``controller.fieldscore.Session``) the movement says who sat where: the board number and
-  the table give the round (the table's sitting whose board set holds the board) and so the
-  North-South and East-West pairs, whatever the table says. Without a session the table's own
-  ``pairs`` stand (a table naming one pair for both sides, as an unconfigured table does, is
-  two pairs, ``<id>NS`` and ``<id>EW``);
+* the **attribution** of each result to its pairs, and each table followed through the movement
+  (Law 15): ``controller.room.attribution``;
 * the **scores**: the results scored with ``controller.fieldscore.score_event`` (matchpoints
   by default, the session's scoring otherwise; a team movement's matches from its two rooms),
   recomputed only when something changed: every board's points, the ranking, a pair's scorecard.
@@ -28,18 +24,10 @@ And it checks the boards across the room:
   seats (``controller.room.boards``). The Director is told which table played it which way.
   Turned round (2 seats: North-South still held the North-South cards) the result is scored
   with the others; turned by 1 or 3 seats it is scored as played, in a group of its own.
-* **Law 15, a board played in the wrong round:** each table's way through the movement is
-  followed: it starts in its first round and moves on once it has played a round's boards.
-  A board the movement does not give the table in the round it is in is reported ("Table 3
-  played board 9 in round 2; the movement gives it boards 4-6 (Law 15)"). The result is put to
-  the pairs of the board's own round until the table's next board says which it was: back to
-  the boards of its round (the pairs who played it were that round's, Law 15A) or on in the
-  board's round (the table moved on early, a late board left unplayed).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,16 +46,15 @@ from controller.fieldscore.model import (
     Scoring,
     Standing,
 )
-from controller.fieldscore.movement import Movement, Sitting
 from controller.fieldscore.session import Session
 from controller.room.adjustments import Desk, DeskEntry, DeskError, result_of
+from controller.room.attribution import Attribution, MovementWays, RoomAlert, _int, _set_boards, _Way
 from controller.room.boards import deals_differ, merged, rotation, turned
 
-__all__ = ["RoomAlert", "RoomResults", "deals_differ", "table_order"]
+__all__ = ["Attribution", "RoomAlert", "RoomResults", "deals_differ", "table_order"]
 
 Json = dict[str, Any]
 
-_TABLE_ID = re.compile(r"^(?P<section>[A-Za-z]+)?[-. _]?(?P<number>\d+)$")
 _IDLE = (None, "idle", "done")
 
 
@@ -76,58 +63,8 @@ def table_order(table: str) -> tuple[int, str]:
     return (int(table), "") if table.isdigit() else (1 << 30, table)
 
 
-@dataclass(frozen=True, slots=True)
-class RoomAlert:
-    """A finding about the room's boards for the Director: its call's ``key`` (the same finding,
-    found again on a restart, has the same key), the table whose message showed it, the board,
-    the law, and the situation in plain words."""
-
-    key: str
-    table: str
-    board: int
-    law: str
-    what: str
-
-
-@dataclass(frozen=True, slots=True)
-class Attribution:
-    """Whom a table's result on a board belongs to: section, pairs, the round (None: no session)
-    and whether it was played out of its round (Law 15)."""
-
-    section: str | None
-    ns: str
-    ew: str
-    round: int | None = None
-    sitting_table: int | None = None
-    law15: bool = False
-
-
-@dataclass(slots=True)
-class _Way:
-    """A table's way through the movement: the boards it began (with the round each is put to),
-    the round it is in (an index into its rounds), the boards it played there, and a board
-    played out of its round whose round the next board will say."""
-
-    seen: dict[int, int] = field(default_factory=dict)
-    current: int | None = None
-    count: int = 0
-    pending: tuple[int, int] | None = None
-    """(board, index of the board's own round) until the table's next board."""
-    out_of_round: set[int] = field(default_factory=set)
-
-
 def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _boards_text(boards: tuple[int, ...]) -> str:
-    if len(boards) == 1:
-        return f"board {boards[0]}"
-    return f"boards {boards[0]}-{boards[-1]}"
-
-
-def _int(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _round2(value: float | None) -> float | None:
@@ -166,7 +103,7 @@ class _Scored:
         return self._standings.get((section or None, pair))
 
 
-class RoomResults:
+class RoomResults(MovementWays):
     """The room's results (module doc): ``state`` and ``result`` take a table's messages and
     return what the Director must be told; the rest reads."""
 
@@ -319,135 +256,6 @@ class RoomResults:
             if seen is not None:
                 deal = seen if deal is None else merged(deal, seen)
         return deal
-
-    # -- Law 15: the movement ----------------------------------------------------------------------------
-
-    def place(self, table: str) -> tuple[str, Movement, tuple[Sitting, ...]] | None:
-        """Where ``table`` is in the session: its section, the section's movement and the table's
-        sittings by round (sit-outs left out); None without a session or for a table it lacks.
-        A table is named by its number (``3``), with its section's name before it when the session
-        has sections (``A3``, ``A-3``)."""
-        if self.session is None:
-            return None
-        m = _TABLE_ID.match(table.strip())
-        if m is None:
-            return None
-        number = int(m.group("number"))
-        names = [name for name, _ in self.session.sections]
-        wanted = (m.group("section") or "").upper()
-        if len(names) == 1 and not wanted:
-            section = names[0]
-        else:
-            match = [n for n in names if n.upper() == wanted]
-            if not match:
-                return None
-            section = match[0]
-        movement = self.session.movement(section)
-        sittings = tuple(sorted((s for s in movement.sittings if s.table == number and not s.sit_out),
-                                key=lambda s: s.round))
-        if not sittings:
-            return None
-        return section, movement, sittings
-
-    def _began(self, table: str, board: int, verb: str) -> list[RoomAlert]:
-        """Follow ``table`` into ``board`` (once a board); a board out of its round is reported."""
-        where = self.place(table)
-        if where is None:
-            return []
-        way = self._ways.setdefault(table, _Way())
-        if board in way.seen:
-            return []
-        for number, tables in self.results.items():  # its way decides whom its results belong to
-            if table in tables:
-                self._rows.pop(number, None)
-        _, movement, sittings = where
-        holding = [i for i, s in enumerate(sittings) if board in _set_boards(movement, s)]
-        if way.current is None:
-            expected: int | None = 0
-        elif way.count < movement.boards_per_round:
-            expected = way.current
-        else:
-            expected = way.current + 1
-        if expected is not None and expected >= len(sittings):
-            expected = None
-        if expected is not None and expected in holding:
-            if way.pending is not None:  # the board before was out of this round: played in it (Law 15A)
-                way.seen[way.pending[0]] = expected
-                way.pending = None
-            if way.current != expected:
-                way.current, way.count = expected, 0
-            way.count += 1
-            way.seen[board] = expected
-            return []
-        if way.pending is not None and way.pending[1] in holding:  # the table had moved on to that round
-            way.current, way.count = way.pending[1], 2
-            way.out_of_round.discard(way.pending[0])
-            way.pending = None
-            way.seen[board] = way.current
-            return []
-        later = [i for i in holding if expected is None or i > expected]
-        if expected is None:  # more boards than the movement gives it: nothing to say
-            way.seen[board] = holding[-1] if holding else len(sittings) - 1
-            return []
-        way.seen[board] = later[0] if later else expected
-        way.pending = (board, later[0]) if later else None
-        way.out_of_round.add(board)
-        sitting = sittings[expected]
-        what = (f"Table {table} {verb} board {board} in round {sitting.round}; the movement gives it "
-                f"{_boards_text(_set_boards(movement, sitting))} (Law 15)")
-        return [RoomAlert(f"room/15/{table}/{board}", table, board, "15", what)]
-
-    def current(self, table: str) -> Attribution | None:
-        """Who sits at ``table`` now as the movement has it: the round of the board it began last
-        (None: no session, a table the session lacks, or no board begun yet)."""
-        where = self.place(table)
-        way = self._ways.get(table)
-        if where is None or way is None or way.current is None:
-            return None
-        section, _, sittings = where
-        s = sittings[way.current]
-        return Attribution(section or None, s.ns, s.ew, s.round, s.table)
-
-    def boards_per_round(self, table: str) -> int:
-        """The boards of a round at ``table`` (0: no session, or a table the session lacks)."""
-        where = self.place(table)
-        return 0 if where is None else where[1].boards_per_round
-
-    def due_by_round(self, table: str) -> dict[int, int]:
-        """The boards ``table`` must have finished by the end of each round (its sit-outs give none)."""
-        where = self.place(table)
-        if where is None:
-            return {}
-        _, movement, sittings = where
-        out: dict[int, int] = {}
-        total = 0
-        for r in range(1, max(s.round for s in sittings) + 1):
-            total += movement.boards_per_round * sum(1 for s in sittings if s.round == r)
-            out[r] = total
-        return out
-
-    def attribution(self, table: str, board: str, body: Mapping[str, Any]) -> Attribution:
-        """Whom ``table``'s result on ``board`` belongs to (module doc)."""
-        where = self.place(table)
-        way = self._ways.get(table)
-        number = _int(body.get("number"))
-        if where is not None and way is not None and number is not None and number in way.seen:
-            section, _, sittings = where
-            s = sittings[way.seen[number]]
-            return Attribution(section or None, s.ns, s.ew, s.round, s.table, number in way.out_of_round)
-        if where is not None and number is not None and table not in self.results.get(board, {}):
-            section, movement, sittings = where  # a board not played, adjusted: the movement's pairs
-            for s in sittings:
-                if number in _set_boards(movement, s):
-                    return Attribution(section or None, s.ns, s.ew, s.round, s.table)
-        pairs = body.get("pairs")
-        ns = ew = table
-        if isinstance(pairs, dict):
-            ns = str(pairs.get("NS", table))
-            ew = str(pairs.get("EW", table))
-        if ns == ew:
-            ns, ew = f"{ns}NS", f"{ew}EW"
-        return Attribution(None, ns, ew)
 
     # -- the Director's desk ---------------------------------------------------------------------------------
 
@@ -700,10 +508,6 @@ class RoomResults:
 
 _DESK_FIELDS = ("lead", "artificial", "assigned", "weighted", "penalty_ns", "penalty_ew", "original", "desk")
 """What a traveller row shows of the Director's entries (``controller.room.adjustments``)."""
-
-
-def _set_boards(movement: Movement, sitting: Sitting) -> tuple[int, ...]:
-    return movement.boards(sitting.board_set)
 
 
 def _standing(st: Standing) -> Json:
