@@ -34,7 +34,7 @@ from controller.fieldscore.model import (
     Standing,
 )
 
-__all__ = ["UNRANKED", "rank", "round_half_away", "score_event"]
+__all__ = ["UNRANKED", "rank", "rank_standings", "round_half_away", "score_event"]
 
 UNRANKED = ""
 """The pair of a side that is scored for the field but not ranked (a substitute pair the file
@@ -226,18 +226,29 @@ def _ranking_key(s: Standing, scoring: Scoring) -> float | None:
 _FIELD_ORDER: dict[str | None, int] = {"NS": 0, "EW": 1}
 
 
-def _ranked(standings: Sequence[Standing], scoring: Scoring, by_direction: bool) -> tuple[Standing, ...]:
-    fields: dict[str | None, list[Standing]] = {}
+def _ranked(standings: Sequence[Standing], scoring: Scoring, by_direction: bool,
+            by_section: bool = False) -> tuple[Standing, ...]:
+    """``standings`` ranked in their fields: North-South and East-West apart when ``by_direction``,
+    each section apart when ``by_section``; the fields in section order, North-South first."""
+    fields: dict[tuple[str | None, str | None], list[Standing]] = {}
     for s in standings:
-        fields.setdefault(s.direction if by_direction else None, []).append(s)
+        fields.setdefault((s.section or None if by_section else None, s.direction if by_direction else None),
+                          []).append(s)
     out = []
-    for name in sorted(fields, key=lambda d: _FIELD_ORDER.get(d, 2)):
+    for name in sorted(fields, key=lambda k: (_natural(k[0]), _FIELD_ORDER.get(k[1], 2))):
         group = fields[name]
         places = rank([_ranking_key(s, scoring) for s in group])
         ranked = [replace(s, rank=r, tied=n) for s, (r, n) in zip(group, places, strict=True)]
         ranked.sort(key=lambda s: (s.rank or 0, _natural(s.section), _natural(s.pair)))
         out.extend(ranked)
     return tuple(out)
+
+
+def rank_standings(standings: Sequence[Standing], scoring: Scoring, by_direction: bool,
+                   by_section: bool = False) -> tuple[Standing, ...]:
+    """``standings`` ranked again in their fields (``by_direction``: North-South and East-West
+    apart; ``by_section``: each section apart), in rank order field by field."""
+    return _ranked(standings, scoring, by_direction, by_section)
 
 
 def _natural(text: str | None) -> tuple[int, str]:
