@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 
-from controller.fieldscore.event import UNRANKED, _is_mitchell, _natural, _rounded, rank_standings
+from controller.fieldscore.event import _FIELD_ORDER, UNRANKED, _natural, _rounded, rank
 from controller.fieldscore.imps import butler_board, cross_imp_board
 from controller.fieldscore.matchpoints import score_board
 from controller.fieldscore.model import (
@@ -56,7 +56,7 @@ class BoardwiseScore:
     """An event's boards scored one by one (module doc)."""
 
     def __init__(self, name: str, scoring: Scoring, conventions: Conventions,
-                 pairs: Sequence[_Pair] = ()) -> None:
+                 pairs: Sequence[_Pair] = (), by_section: bool = False) -> None:
         if not self.supports(scoring, conventions):
             raise FieldScoreError(f"{name}: a {scoring.value} event with these conventions is scored whole "
                                   "(score_event)")
@@ -64,6 +64,9 @@ class BoardwiseScore:
         self.scoring = scoring
         self.conventions = conventions
         self.pairs = tuple(pairs)
+        self.by_section = by_section
+        """Rank each section apart (``event.rank_standings``)."""
+        self._names: dict[_Pair, tuple[tuple[int, str], tuple[int, str]]] = {}
         self._results: dict[str, tuple[Result, ...]] = {}
         self._groups: dict[str, dict[tuple[_Field, str], list[int]]] = {}
         """board -> (field, board as scored) -> the indices of its results."""
@@ -84,7 +87,10 @@ class BoardwiseScore:
     # -- a board's results ---------------------------------------------------------------------------------
 
     def put(self, board: str, results: Sequence[Result]) -> None:
-        """``board``'s results as they now stand (none: the board is gone), scored at once."""
+        """``board``'s results as they now stand (none: the board is gone), scored at once; nothing
+        to do when they are the results it has."""
+        if tuple(results) == self._results.get(board, ()):
+            return
         old = self._groups.pop(board, {})
         self._drop(board)
         fields = {key[0] for key in old}
@@ -183,21 +189,59 @@ class BoardwiseScore:
         if self._score is not None:
             return self._score
         listed = set(self.pairs)
-        standings = []
+        rows = []
         for key, t in self._totals.items():
             if not t.boards and key not in listed:
                 continue
             directions = list(t.directions)
-            maximum = round(t.maximum, 9)
-            standings.append(Standing(key[1], key[0], directions[0] if len(directions) == 1 else None, t.boards,
-                                      round(t.total, 9), maximum or None))
+            maximum = round(t.maximum, 9) or None
+            total = round(t.total, 9)
+            rows.append((key, directions[0] if len(directions) == 1 else None, t.boards, total, maximum))
         by_direction = self.conventions.rank_by_direction
         if by_direction is None:
-            by_direction = self.scoring is Scoring.MP and _is_mitchell(standings)
+            played = [row[1] for row in rows if row[2]]
+            by_direction = (self.scoring is Scoring.MP and bool(played) and all(played)
+                            and len(set(played)) == 2)
         order = sorted(self._results, key=_natural)
         results = tuple(chain.from_iterable(self._results[b] for b in order))
         boards = tuple(chain.from_iterable(self._boards[b] for b in order))
         event = Event(self.name, self.scoring, results, self.conventions, pairs=self.pairs)
-        self._score = EventScore(event, boards, rank_standings(standings, self.scoring, by_direction),
-                                 by_direction=by_direction)
+        self._score = EventScore(event, boards, self._ranked(rows, by_direction), by_direction=by_direction)
         return self._score
+
+    def _ranked(self, rows: list[tuple[_Pair, str | None, int, float, float | None]], by_direction: bool
+                ) -> tuple[Standing, ...]:
+        """``event.rank_standings`` of the totals, each standing made once with its place (the sort
+        keys of the pairs' names kept from one ranking to the next)."""
+        fields: dict[tuple[str | None, str | None], list[int]] = {}
+        for i, (key, direction, _, _, _) in enumerate(rows):
+            fields.setdefault((key[0] or None if self.by_section else None, direction if by_direction else None),
+                              []).append(i)
+        mp = self.scoring is Scoring.MP
+        out: list[Standing] = []
+        for name in sorted(fields, key=lambda k: (_natural(k[0]), _FIELD_ORDER.get(k[1], 2))):
+            at = fields[name]
+            keys: list[float | None] = []
+            for i in at:
+                _, _, played, total, maximum = rows[i]
+                if not played:
+                    keys.append(None)
+                elif mp:
+                    keys.append(None if not maximum else 100.0 * total / maximum)
+                else:
+                    keys.append(total / played)
+            places = rank(keys)
+            ranked = []
+            for i, (place, tied) in zip(at, places, strict=True):
+                key, direction, played, total, maximum = rows[i]
+                ranked.append((place, self._order_key(key), Standing(key[1], key[0], direction, played, total, maximum,
+                                                                     place, tied)))
+            ranked.sort(key=lambda x: (x[0], x[1]))
+            out.extend(st for _, _, st in ranked)
+        return tuple(out)
+
+    def _order_key(self, key: _Pair) -> tuple[tuple[int, str], tuple[int, str]]:
+        found = self._names.get(key)
+        if found is None:
+            found = self._names[key] = (_natural(key[0]), _natural(key[1]))
+        return found

@@ -108,13 +108,14 @@ def score_sections(event: Event, official: Official = Official.FIELD,
     return sections_score(in_section, across, official)
 
 
-def sections_score(in_section: EventScore, across: EventScore, official: Official) -> SectionsScore:
+def sections_score(in_section: EventScore, across: EventScore, official: Official,
+                   ranked: bool = False) -> SectionsScore:
     """The two scorings of one event put together: ``in_section`` ranked again within each section
-    (as it stands when each section's results were compared alone), each pair's two standings."""
-    if in_section is not across:
-        ranked = rank_standings(in_section.standings, in_section.event.scoring, in_section.by_direction,
-                                by_section=True)
-        in_section = replace(in_section, standings=ranked)
+    (unless it is ``ranked`` so already), each pair's two standings."""
+    if in_section is not across and not ranked:
+        again = rank_standings(in_section.standings, in_section.event.scoring, in_section.by_direction,
+                               by_section=True)
+        in_section = replace(in_section, standings=again)
     mine = {pair_key(st): st for st in in_section.standings}
     field = {pair_key(st): st for st in across.standings}
     first, second = (field, mine) if official is Official.FIELD else (mine, field)

@@ -28,13 +28,15 @@ And it checks the boards across the room:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from controller.deal import Deal
 from controller.errors import NotationError
+from controller.fieldscore.boardwise import BoardwiseScore
 from controller.fieldscore.event import score_event
+from controller.fieldscore.field import Official, SectionsScore, score_sections, sections_score
 from controller.fieldscore.model import (
     Conventions,
     Event,
@@ -44,12 +46,12 @@ from controller.fieldscore.model import (
     Result,
     ScoredResult,
     Scoring,
-    Standing,
 )
 from controller.fieldscore.session import Session
 from controller.room.adjustments import Desk, DeskEntry, DeskError, result_of
 from controller.room.attribution import Attribution, MovementWays, RoomAlert, _int, _set_boards, _Way
 from controller.room.boards import deals_differ, merged, rotation, turned
+from controller.room.standings import Row, ScoredRows, ranking_rows, standing_json
 
 __all__ = ["Attribution", "RoomAlert", "RoomResults", "deals_differ", "table_order"]
 
@@ -74,13 +76,16 @@ def _round2(value: float | None) -> float | None:
 @dataclass(slots=True)
 class _Scored:
     score: EventScore | None
-    rows: dict[tuple[str, str], tuple[Attribution, str, ScoredResult | None]]
+    rows: Mapping[tuple[str, str], Row]
     """(board, table) -> attribution, label (the board as scored) and its points."""
     groups: dict[str, list[list[str]]]
     entries: dict[str, dict[str, Json]] = field(default_factory=dict)
     """board -> table -> the result entry as it stands (``RoomResults.entries``)."""
+    sections: SectionsScore | None = None
+    """Sections playing the same boards: scored in each section and across the field, ``score``
+    being the official one of the two (``controller.fieldscore.field``)."""
     _by_pair: dict[tuple[str | None, str], list[tuple[str, str]]] | None = None
-    _standings: dict[tuple[str | None, str], Standing] | None = None
+    _standings: dict[tuple[str | None, str], Json] | None = None
 
     def of_pair(self, pair: str, section: str | None) -> list[tuple[str, str]]:
         """The (board, table) rows ``pair`` played in ``section`` (indexed once: every pair's
@@ -92,14 +97,14 @@ class _Scored:
                     self._by_pair.setdefault((who.section or None, side), []).append(key)
         return self._by_pair.get((section or None, pair), [])
 
-    def standing(self, pair: str, section: str | None) -> Standing | None:
-        """``pair``'s standing in ``section`` (None: not ranked yet)."""
+    def standing_row(self, pair: str, section: str | None, ranking: Callable[[], list[Json]]) -> Json | None:
+        """``pair``'s row of the ranking in ``section`` (None: not ranked yet), the ranking read once."""
         if self.score is None:
             return None
         if self._standings is None:
             self._standings = {}
-            for st in self.score.standings:
-                self._standings.setdefault((st.section or None, st.pair), st)
+            for row in ranking():
+                self._standings.setdefault((row["section"] or None, row["pair"]), row)
         return self._standings.get((section or None, pair))
 
 
@@ -125,6 +130,12 @@ class RoomResults(MovementWays):
         made again only for a board that changed (``_rescore``), so that one more result costs its board."""
         self._groups: dict[str, list[list[str]]] = {}
         """board -> its tables by the deal they played (``groups``), until its deals change."""
+        self._made: dict[str, dict[str, tuple[Json, Attribution, str, Result | None]]] = {}
+        """board -> table -> the entry, attribution and label its result was made from: a board's rows
+        made again keep the results of the tables whose entry and pairs are the same."""
+        self._scorers: dict[bool, BoardwiseScore] | None = None
+        """The field scored board by board, by ``across_sections``: one way, or with sections both
+        (each section alone and across the field); made again when every board is."""
         self.changes = 0
         """How many times the results changed (a result, a deal, the desk): the console's page is sent
         the travellers and the ranking again only when it moved on."""
@@ -286,6 +297,7 @@ class RoomResults(MovementWays):
         if board is None:
             self._rows.clear()
             self._groups.clear()
+            self._scorers = None
         else:
             self._rows.pop(board, None)
             self._groups.pop(board, None)
@@ -317,36 +329,92 @@ class RoomResults(MovementWays):
         session = self.session
         scoring = session.scoring if session is not None else Scoring.MP
         conventions = session.conventions if session is not None else Conventions()
-        rows: dict[tuple[str, str], tuple[Attribution, str, ScoredResult | None]] = {}
+        groups = self.fouled()
+        touched = self.desk.touched()
+        boards = sorted(set(self.results) | {b for b, _ in touched}, key=table_order)
+        changed = []
+        for board in boards:
+            if board not in self._rows:
+                self._rows[board] = self._board_rows(board, groups.get(board, []), touched)
+                changed.append(board)
+        entries = {board: self._rows[board][0] for board in boards if self._rows[board][0]}
+        participants: tuple[tuple[str | None, str], ...] = ()
+        if session is not None:
+            participants = tuple((name or None, p) for name, movement in session.sections
+                                 for p in movement.participants)
+        if BoardwiseScore.supports(scoring, conventions):
+            return self._score_boardwise(boards, changed, groups, entries, participants)
+        return self._score_whole(boards, groups, entries, participants)
+
+    def _sectioned(self) -> bool:
+        """Whether the session has sections playing the same boards (scored both ways)."""
+        return self.session is not None and len(self.session.sections) > 1
+
+    def _score_boardwise(self, boards: list[str], changed: list[str], groups: dict[str, list[list[str]]],
+                         entries: dict[str, dict[str, Json]], participants: tuple[tuple[str | None, str], ...]
+                         ) -> _Scored:
+        """Only the boards whose rows changed scored again (``controller.fieldscore.boardwise``);
+        with sections, each section alone and across the field."""
+        session = self.session
+        scoring = session.scoring if session is not None else Scoring.MP
+        conventions = session.conventions if session is not None else Conventions()
+        if self._scorers is None:
+            ways = (False, True) if self._sectioned() else (conventions.across_sections,)
+            self._scorers = {across: BoardwiseScore(self.name, scoring, replace(conventions, across_sections=across),
+                                                    participants, by_section=not across) for across in ways}
+            changed = boards
+        try:
+            for board in changed:
+                results = [r for _, _, _, r in self._rows[board][1] if r is not None]
+                for scorer in self._scorers.values():
+                    scorer.put(board, results)
+        except FieldScoreError:
+            self._scorers = None
+            return _Scored(None, ScoredRows(boards, self._rows, None), groups, entries)
+        sections = None
+        if self._sectioned():
+            assert session is not None
+            official = self._scorers[session.official is Official.FIELD]
+            sections = sections_score(self._scorers[False].event_score(), self._scorers[True].event_score(),
+                                      session.official, ranked=True)
+        else:
+            official = next(iter(self._scorers.values()))
+        rows = ScoredRows(boards, self._rows, official.scored)
+        if not any(official.scored(board) for board in boards):
+            return _Scored(None, rows, groups, entries)
+        score = sections.official_score if sections is not None else official.event_score()
+        return _Scored(score, rows, groups, entries, sections)
+
+    def _score_whole(self, boards: list[str], groups: dict[str, list[list[str]]],
+                     entries: dict[str, dict[str, Json]], participants: tuple[tuple[str | None, str], ...]
+                     ) -> _Scored:
+        """Every result scored at once (team matches; a pair's own percentage for its awards)."""
+        session = self.session
+        scoring = session.scoring if session is not None else Scoring.MP
+        conventions = session.conventions if session is not None else Conventions()
+        rows: dict[tuple[str, str], Row] = {}
         made: dict[int, tuple[str, str]] = {}
         results: list[Result] = []
-        groups = self.fouled()
-        entries: dict[str, dict[str, Json]] = {}
-        touched = self.desk.touched()
-        for board in sorted(set(self.results) | {b for b, _ in touched}, key=table_order):
-            made_rows = self._rows.get(board)
-            if made_rows is None:
-                made_rows = self._rows[board] = self._board_rows(board, groups.get(board, []), touched)
-            board_entries, board_rows = made_rows
-            if board_entries:
-                entries[board] = board_entries
-            for table, who, label, result in board_rows:
+        for board in boards:
+            for table, who, label, result in self._rows[board][1]:
                 rows[(board, table)] = (who, label, None)
                 if result is not None:
                     made[id(result)] = (board, table)
                     results.append(result)
         if not results:
             return _Scored(None, rows, groups, entries)
-        participants: tuple[tuple[str | None, str], ...] = ()
         matches: tuple[Match, ...] = ()
-        if session is not None:
-            participants = tuple((name or None, p) for name, movement in session.sections
-                                 for p in movement.participants)
         if scoring is Scoring.TEAMS:
             matches = self._matches(results, made, rows)
         event = Event(self.name, scoring, tuple(results), conventions, matches, participants)
+        sections = None
         try:
-            score = score_event(event)
+            if self._sectioned() and scoring is not Scoring.TEAMS:
+                assert session is not None
+                sections = score_sections(event, session.official)
+                score = sections.official_score
+            else:
+                score = score_event(event)
         except FieldScoreError:
             return _Scored(None, rows, groups, entries)
         for b in score.boards:
@@ -355,7 +423,7 @@ class RoomResults(MovementWays):
                 if key is not None:
                     who, label, _ = rows[key]
                     rows[key] = (who, label, s)
-        return _Scored(score, rows, groups, entries)
+        return _Scored(score, rows, groups, entries, sections)
 
     def _board_rows(self, board: str, groups: list[list[str]], touched: set[tuple[str, str]]
                     ) -> tuple[dict[str, Json], list[tuple[str, Attribution, str, Result | None]]]:
@@ -372,11 +440,18 @@ class RoomResults(MovementWays):
         labels = {t: board if i == 0 else f"{board}{chr(ord('a') + i)}" for i, tables in enumerate(groups)
                   for t in tables}
         rows = []
+        before = self._made.get(board, {})
+        now: dict[str, tuple[Json, Attribution, str, Result | None]] = {}
         for table in sorted(entries, key=table_order):
             body = entries[table]
             who = self.attribution(table, board, body)
             label = labels.get(table, board)
-            rows.append((table, who, label, result_of(label, who.ns, who.ew, who.section, body)))
+            made = before.get(table)
+            if made is None or made[0] is not body or made[1] != who or made[2] != label:
+                made = (body, who, label, result_of(label, who.ns, who.ew, who.section, body))
+            now[table] = made
+            rows.append((table, who, label, made[3]))
+        self._made[board] = now
         return entries, rows
 
     @staticmethod
@@ -424,7 +499,6 @@ class RoomResults(MovementWays):
         """The field scored: scoring, whether ranked by direction, and per board and table the
         pairs, the round, the board as scored (a fouled board's group), and each side's points."""
         scored = self.scored()
-        score = scored.score
         boards: dict[str, dict[str, Json]] = {}
         for (board, table), (who, label, s) in scored.rows.items():
             boards.setdefault(board, {})[table] = {
@@ -435,6 +509,12 @@ class RoomResults(MovementWays):
                 "percent_ns": None if s is None else _round2(s.percent_ns),
                 "percent_ew": None if s is None else _round2(s.percent_ew),
                 "top": None if s is None else _round2(s.top)}
+        return {**self._how(scored), "boards": boards, "fouled": scored.groups}
+
+    def _how(self, scored: _Scored) -> Json:
+        """How the field is scored: name, scoring, by direction, the session; with sections playing
+        the same boards, the ranking that is ``official`` (``field`` or ``section``; else None)."""
+        score = scored.score
         session = self.session
         return {"name": self.name,
                 "scoring": (session.scoring if session is not None else Scoring.MP).value,
@@ -443,21 +523,23 @@ class RoomResults(MovementWays):
                     "name": session.name, "movement": session.kind.value, "rounds": session.rounds,
                     "boards_per_round": session.movement(session.sections[0][0]).boards_per_round,
                     "sections": [name for name, _ in session.sections]},
-                "boards": boards, "fouled": scored.groups}
+                "official": None if session is None or not self._sectioned() or session.scoring is Scoring.TEAMS
+                else session.official.value}
 
     def ranking(self) -> list[Json]:
         """Every pair (or team): place, total, percentage (matchpoints), boards played, in rank
         order (North-South's field, then East-West's, when ranked by direction)."""
-        score = self.scored().score
-        if score is None:
+        scored = self.scored()
+        if scored.score is None:
             return []
-        return [_standing(st) for st in score.standings]
+        if scored.sections is not None:
+            return ranking_rows(scored.sections)
+        return [standing_json(st) for st in scored.score.standings]
 
     def report(self) -> Json:
         """The ranking with how it was scored: ``scores`` without the boards, plus ``ranking``."""
-        out = self.scores()
-        del out["boards"]
-        return {**out, "ranking": self.ranking()}
+        scored = self.scored()
+        return {**self._how(scored), "fouled": scored.groups, "ranking": self.ranking()}
 
     def event_score(self) -> EventScore | None:
         """The session scored so far (None: no result yet), for the exports."""
@@ -501,17 +583,9 @@ class RoomResults(MovementWays):
                          "percent": None if s is None else _round2(s.percent_ns if ns else s.percent_ew),
                          "top": None if s is None else _round2(s.top), "law15": who.law15})
         rows.sort(key=lambda row: (row["round"] or 0, table_order(str(row["board"]))))
-        found = scored.standing(pair, section)
-        standing = None if found is None else _standing(found)
+        standing = scored.standing_row(pair, section, self.ranking)
         return {"pair": pair, "section": section, "standing": standing, "boards": rows}
 
 
 _DESK_FIELDS = ("lead", "artificial", "assigned", "weighted", "penalty_ns", "penalty_ew", "original", "desk")
 """What a traveller row shows of the Director's entries (``controller.room.adjustments``)."""
-
-
-def _standing(st: Standing) -> Json:
-    place = None if st.rank is None else f"{st.rank}=" if st.tied > 1 else str(st.rank)
-    return {"pair": st.pair, "section": st.section, "direction": st.direction, "boards": st.boards,
-            "total": round(st.total, 2), "percent": _round2(st.percent), "average": _round2(st.average),
-            "rank": st.rank, "tied": st.tied, "place": place}

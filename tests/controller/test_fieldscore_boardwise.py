@@ -19,6 +19,7 @@ from controller.fieldscore import (
     score_event,
 )
 from controller.fieldscore.boardwise import BoardwiseScore
+from controller.fieldscore.field import score_sections
 from controller.fieldscore.model import EventScore
 
 SPREAD = (420, 450, 400, -50, 170, 620, 450, -100)
@@ -106,3 +107,16 @@ def test_a_team_event_is_scored_whole_not_board_by_board() -> None:
     assert not BoardwiseScore.supports(Scoring.MP, Conventions(awards_own_percent=True))
     with pytest.raises(FieldScoreError, match="scored whole"):
         BoardwiseScore("Teams", Scoring.TEAMS, Conventions())
+
+
+def test_sections_scored_board_by_board_rank_each_section_alone_as_score_sections_does() -> None:
+    boards = field(11)
+    pairs = tuple((s, str(p)) for s in "AB" for p in range(1, 9))
+    in_section = BoardwiseScore("Field", Scoring.MP, Conventions(across_sections=False), pairs, by_section=True)
+    for board, results in boards.items():
+        in_section.put(board, results)
+    whole = score_sections(Event("Field", Scoring.MP, tuple(r for rs in boards.values() for r in rs), pairs=pairs))
+    assert standings(in_section.event_score()) == standings(whole.in_section)
+    assert [(st.section, st.pair) for st in in_section.event_score().standings] == \
+        [(st.section, st.pair) for st in whole.in_section.standings]
+    assert {st.section for st in whole.in_section.standings if st.rank == 1} == {"A", "B"}
