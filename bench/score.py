@@ -48,7 +48,7 @@ from controller.fieldscore import (
     score_event,
 )
 from controller.fieldscore.boardwise import BoardwiseScore
-from controller.fieldscore.field import sections_score
+from controller.fieldscore.field import across_the_field, in_each_section, sections_score
 from controller.records import scoretable
 from controller.room.adjustments import DeskEntry, Played
 from controller.room.console import Room
@@ -157,8 +157,8 @@ def rescoring(tables: int, boards: int, repeat: int) -> None:
     timed(f"re-scoring after one result, {tables} tables", one_more, repeat)
     field = [replace(r, section=section) for section in "AB" for r in results]
     pairs = tuple({(r.section, p) for r in field for p in (r.ns, r.ew)})
-    ways = [BoardwiseScore("Bench", Scoring.MP, Conventions(across_sections=across), pairs, by_section=not across)
-            for across in (False, True)]
+    ways = [BoardwiseScore("Bench", Scoring.MP, conventions, pairs)
+            for conventions in (in_each_section(Conventions()), across_the_field(Conventions()))]
     by_board: dict[str, list[Result]] = {}
     for r in field:
         by_board.setdefault(r.board, []).append(r)
@@ -174,7 +174,7 @@ def rescoring(tables: int, boards: int, repeat: int) -> None:
         rs[-1] = replace(rs[-1], score=scores[turn[0] % 3])
         for way in ways:
             way.put(board, rs)
-        return sections_score(ways[0].event_score(), ways[1].event_score(), Official.FIELD, ranked=True)
+        return sections_score(ways[0].event_score(), ways[1].event_score(), Official.FIELD)
     timed(f"  2 sections of {tables}, in each and across the field", both_ways, repeat)
 
 

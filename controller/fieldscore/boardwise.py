@@ -56,7 +56,7 @@ class BoardwiseScore:
     """An event's boards scored one by one (module doc)."""
 
     def __init__(self, name: str, scoring: Scoring, conventions: Conventions,
-                 pairs: Sequence[_Pair] = (), by_section: bool = False) -> None:
+                 pairs: Sequence[_Pair] = ()) -> None:
         if not self.supports(scoring, conventions):
             raise FieldScoreError(f"{name}: a {scoring.value} event with these conventions is scored whole "
                                   "(score_event)")
@@ -64,8 +64,6 @@ class BoardwiseScore:
         self.scoring = scoring
         self.conventions = conventions
         self.pairs = tuple(pairs)
-        self.by_section = by_section
-        """Rank each section apart (``event.rank_standings``)."""
         self._names: dict[_Pair, tuple[tuple[int, str], tuple[int, str]]] = {}
         self._results: dict[str, tuple[Result, ...]] = {}
         self._groups: dict[str, dict[tuple[_Field, str], list[int]]] = {}
@@ -214,8 +212,9 @@ class BoardwiseScore:
         """``event.rank_standings`` of the totals, each standing made once with its place (the sort
         keys of the pairs' names kept from one ranking to the next)."""
         fields: dict[tuple[str | None, str | None], list[int]] = {}
+        by_section = self.conventions.rank_by_section
         for i, (key, direction, _, _, _) in enumerate(rows):
-            fields.setdefault((key[0] or None if self.by_section else None, direction if by_direction else None),
+            fields.setdefault((key[0] or None if by_section else None, direction if by_direction else None),
                               []).append(i)
         mp = self.scoring is Scoring.MP
         out: list[Standing] = []

@@ -11,7 +11,8 @@
   rank). Matchpoint pairs rank by percentage, IMP pairs by IMPs per board played, teams by
   VPs (or IMPs). A pair that played no board ranks after every pair that did (as Ruter does).
 - Fields: one ranking, or North-South and East-West apart in a matchpoint event in which
-  no pair changed direction (a Mitchell); ``Conventions.rank_by_direction`` decides.
+  no pair changed direction (a Mitchell); ``Conventions.rank_by_direction`` decides; and each
+  section apart when ``Conventions.rank_by_section`` says so (``controller.fieldscore.field``).
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def score_event(event: Event, conventions: Conventions | None = None) -> EventSc
     by_direction = conv.rank_by_direction
     if by_direction is None:
         by_direction = event.scoring is Scoring.MP and _is_mitchell(standings)
-    ranked = _ranked(standings, event.scoring, by_direction)
+    ranked = _ranked(standings, event.scoring, by_direction, conv.rank_by_section)
     return EventScore(replace(event, conventions=conv), tuple(boards), ranked, by_direction=by_direction)
 
 

@@ -36,7 +36,8 @@ from enum import Enum
 from controller.fieldscore.event import rank_standings, score_event
 from controller.fieldscore.model import Conventions, Event, EventScore, Scoring, Standing
 
-__all__ = ["FieldStanding", "Official", "SectionsScore", "pair_key", "score_sections", "sections_score"]
+__all__ = ["FieldStanding", "Official", "SectionsScore", "across_the_field", "in_each_section", "pair_key",
+           "score_sections", "sections_score"]
 
 
 class Official(Enum):
@@ -101,18 +102,28 @@ def score_sections(event: Event, official: Official = Official.FIELD,
     """Score ``event`` in each section and across the field (module doc); ``official`` names the
     ranking that decides the event."""
     conv = conventions if conventions is not None else event.conventions
-    across = score_event(event, replace(conv, across_sections=True))
+    across = score_event(event, across_the_field(conv))
     if event.scoring is Scoring.TEAMS:
         return sections_score(across, across, official)
-    in_section = score_event(event, replace(conv, across_sections=False))
+    in_section = score_event(event, in_each_section(conv))
     return sections_score(in_section, across, official)
 
 
-def sections_score(in_section: EventScore, across: EventScore, official: Official,
-                   ranked: bool = False) -> SectionsScore:
-    """The two scorings of one event put together: ``in_section`` ranked again within each section
-    (unless it is ``ranked`` so already), each pair's two standings."""
-    if in_section is not across and not ranked:
+def in_each_section(conventions: Conventions) -> Conventions:
+    """``conventions`` for the section ranking: each section's results compared alone, its pairs
+    ranked apart."""
+    return replace(conventions, across_sections=False, rank_by_section=True)
+
+
+def across_the_field(conventions: Conventions) -> Conventions:
+    """``conventions`` for the field ranking: every section's results compared, one ranking."""
+    return replace(conventions, across_sections=True, rank_by_section=False)
+
+
+def sections_score(in_section: EventScore, across: EventScore, official: Official) -> SectionsScore:
+    """The two scorings of one event put together (``in_section`` ranked within each section,
+    as ``in_each_section`` scores it), each pair's two standings."""
+    if in_section is not across and not in_section.event.conventions.rank_by_section:
         again = rank_standings(in_section.standings, in_section.event.scoring, in_section.by_direction,
                                by_section=True)
         in_section = replace(in_section, standings=again)

@@ -29,14 +29,21 @@ And it checks the boards across the room:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from controller.deal import Deal
 from controller.errors import NotationError
 from controller.fieldscore.boardwise import BoardwiseScore
 from controller.fieldscore.event import score_event
-from controller.fieldscore.field import Official, SectionsScore, score_sections, sections_score
+from controller.fieldscore.field import (
+    Official,
+    SectionsScore,
+    across_the_field,
+    in_each_section,
+    score_sections,
+    sections_score,
+)
 from controller.fieldscore.model import (
     Conventions,
     Event,
@@ -360,8 +367,8 @@ class RoomResults(MovementWays):
         conventions = session.conventions if session is not None else Conventions()
         if self._scorers is None:
             ways = (False, True) if self._sectioned() else (conventions.across_sections,)
-            self._scorers = {across: BoardwiseScore(self.name, scoring, replace(conventions, across_sections=across),
-                                                    participants, by_section=not across) for across in ways}
+            self._scorers = {across: BoardwiseScore(self.name, scoring, self._conventions(conventions, across),
+                                                    participants) for across in ways}
             changed = boards
         try:
             for board in changed:
@@ -376,7 +383,7 @@ class RoomResults(MovementWays):
             assert session is not None
             official = self._scorers[session.official is Official.FIELD]
             sections = sections_score(self._scorers[False].event_score(), self._scorers[True].event_score(),
-                                      session.official, ranked=True)
+                                      session.official)
         else:
             official = next(iter(self._scorers.values()))
         rows = ScoredRows(boards, self._rows, official.scored)
@@ -384,6 +391,13 @@ class RoomResults(MovementWays):
             return _Scored(None, rows, groups, entries)
         score = sections.official_score if sections is not None else official.event_score()
         return _Scored(score, rows, groups, entries, sections)
+
+    def _conventions(self, conventions: Conventions, across: bool) -> Conventions:
+        """The session's conventions for the field scored across the field, or in each section (with
+        sections playing the same boards; else as the session has them)."""
+        if not self._sectioned():
+            return conventions
+        return across_the_field(conventions) if across else in_each_section(conventions)
 
     def _score_whole(self, boards: list[str], groups: dict[str, list[list[str]]],
                      entries: dict[str, dict[str, Json]], participants: tuple[tuple[str | None, str], ...]

@@ -19,7 +19,7 @@ from controller.fieldscore import (
     score_event,
 )
 from controller.fieldscore.boardwise import BoardwiseScore
-from controller.fieldscore.field import score_sections
+from controller.fieldscore.field import in_each_section, score_sections
 from controller.fieldscore.model import EventScore
 
 SPREAD = (420, 450, 400, -50, 170, 620, 450, -100)
@@ -112,7 +112,7 @@ def test_a_team_event_is_scored_whole_not_board_by_board() -> None:
 def test_sections_scored_board_by_board_rank_each_section_alone_as_score_sections_does() -> None:
     boards = field(11)
     pairs = tuple((s, str(p)) for s in "AB" for p in range(1, 9))
-    in_section = BoardwiseScore("Field", Scoring.MP, Conventions(across_sections=False), pairs, by_section=True)
+    in_section = BoardwiseScore("Field", Scoring.MP, in_each_section(Conventions()), pairs)
     for board, results in boards.items():
         in_section.put(board, results)
     whole = score_sections(Event("Field", Scoring.MP, tuple(r for rs in boards.values() for r in rs), pairs=pairs))

@@ -7,11 +7,24 @@ section A 100 at every table; section B 110, 100, and not played at table 3.
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import pytest
 
-from controller.fieldscore import Conventions, Datum, Event, MovementError, Result, Scoring, loads_session, score_event
+from controller.fieldscore import (
+    Conventions,
+    Datum,
+    Event,
+    MovementError,
+    Result,
+    Scoring,
+    check,
+    loads_session,
+    score_event,
+)
 from controller.fieldscore.field import Official, score_sections
 from controller.fieldscore.model import EventScore
+from controller.records import scoretable, usebio
 
 BOARD_1 = {"A": (420, 450, 400), "B": (450, 420, -50)}
 BOARD_2 = {"A": (100, 100, 100), "B": (110, 100)}
@@ -151,3 +164,19 @@ def test_the_session_file_names_the_official_ranking_across_the_field_unless_it_
     assert loads_session(SESSION + 'official = "section"\n').official is Official.SECTION
     with pytest.raises(MovementError, match=r'official = "overall": field .* or section'):
         loads_session(SESSION + 'official = "overall"\n')
+
+
+@pytest.mark.parametrize("module", [scoretable, usebio], ids=["PBN", "USEBIO"])
+@pytest.mark.parametrize("official", list(Official))
+def test_the_official_ranking_exported_reads_back_with_its_sections_and_places_and_checks(
+        module: ModuleType, official: Official) -> None:
+    sections = score_sections(two_sections(), official)
+    text = module.dumps([sections.official_score])
+    (event,) = module.loads(text).events
+    again = score_event(event)
+    assert {(st.section, st.pair): (st.rank, st.tied) for st in again.standings} == \
+        {(st.section, st.pair): (st.rank, st.tied) for st in sections.official_score.standings}
+    assert check(again).differences == ()
+    # North-South winners: one in each section (A2, B1), or one across the field (B1)
+    winners = {(st.section, st.pair) for st in again.standings if st.rank == 1 and st.direction == "NS"}
+    assert winners == ({("A", "2"), ("B", "1")} if official is Official.SECTION else {("B", "1")})
