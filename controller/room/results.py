@@ -294,8 +294,9 @@ class RoomResults(MovementWays):
         if len(entry.assigned) > 1 and self.session is not None and self.session.scoring is Scoring.TEAMS:
             raise DeskError("a weighted score in a team match is not scored yet: assign one result")
         self.desk = self.desk.add(entry)
-        self._rescore()
-        return self.desk.entries[-1]
+        added = self.desk.entries[-1]
+        self._rescore(added.board)  # an entry (taking back one included) touches its own board alone
+        return added
 
     def _rescore(self, board: str | None = None) -> None:
         """Score again, ``board``'s rows made again (None: every board's)."""

@@ -5,6 +5,7 @@ place in its section and across the field, the session's official ranking first,
 from __future__ import annotations
 
 from controller.fieldscore import Event, Official, Result, Scoring, loads_session, score_sections
+from controller.room.adjustments import DeskEntry, Played
 from controller.room.console import Room
 from tests.controller.test_room_results import Tables
 
@@ -86,3 +87,18 @@ def test_one_more_result_re_scored_board_by_board_is_what_the_whole_room_scored_
     room.results.scored_again()  # every board made and scored again from nothing
     assert room.results.scores() == after
     assert room.results.ranking() == live
+
+
+def test_a_desk_entry_re_scores_its_board_alone_and_gives_what_the_whole_room_scored_again_gives() -> None:
+    room, _ = play()
+    before = room.results.scores()
+    made = room.results.adjust(DeskEntry(0, "correction", "1", "A1", "c", 0.0, "Director",
+                                         played=Played.parse("6S", "N", 12)))  # Law 79C: 420 -> 980
+    after = room.results.scores()
+    assert after["boards"]["1"]["A1"]["points_ns"] == 10.0  # the best of the field's board 1 now
+    assert after["boards"]["2"] == before["boards"]["2"]
+    live = room.results.ranking()
+    room.results.scored_again()
+    assert room.results.scores() == after and room.results.ranking() == live
+    room.results.adjust(DeskEntry(0, "undo", "1", "A1", "c", 0.0, "Director", undoes=made.id))
+    assert room.results.scores() == before
