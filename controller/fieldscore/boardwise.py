@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 
-from controller.fieldscore.event import _FIELD_ORDER, UNRANKED, _natural, _rounded, rank
+from controller.fieldscore.event import _FIELD_ORDER, UNRANKED, _natural, _rounded
 from controller.fieldscore.imps import butler_board, cross_imp_board
 from controller.fieldscore.matchpoints import score_board
 from controller.fieldscore.model import (
@@ -219,24 +219,24 @@ class BoardwiseScore:
         mp = self.scoring is Scoring.MP
         out: list[Standing] = []
         for name in sorted(fields, key=lambda k: (_natural(k[0]), _FIELD_ORDER.get(k[1], 2))):
-            at = fields[name]
-            keys: list[float | None] = []
-            for i in at:
-                _, _, played, total, maximum = rows[i]
-                if not played:
-                    keys.append(None)
-                elif mp:
-                    keys.append(None if not maximum else 100.0 * total / maximum)
-                else:
-                    keys.append(total / played)
-            places = rank(keys)
-            ranked = []
-            for i, (place, tied) in zip(at, places, strict=True):
-                key, direction, played, total, maximum = rows[i]
-                ranked.append((place, self._order_key(key), Standing(key[1], key[0], direction, played, total, maximum,
-                                                                     place, tied)))
-            ranked.sort(key=lambda x: (x[0], x[1]))
-            out.extend(st for _, _, st in ranked)
+            order = []
+            for i in fields[name]:
+                key, _, played, total, maximum = rows[i]
+                value = (None if not played else (100.0 * total / maximum if maximum else None) if mp
+                         else total / played)
+                # competition ranking as event.rank: highest first, equal to 9 decimals tied, None last
+                tie = (1, 0.0) if value is None else (0, -round(value, 9))
+                order.append((tie, self._order_key(key), i))
+            order.sort()
+            start = 0
+            while start < len(order):
+                end = start + 1
+                while end < len(order) and order[end][0] == order[start][0]:
+                    end += 1
+                for _, _, i in order[start:end]:
+                    key, direction, played, total, maximum = rows[i]
+                    out.append(Standing(key[1], key[0], direction, played, total, maximum, start + 1, end - start))
+                start = end
         return tuple(out)
 
     def _order_key(self, key: _Pair) -> tuple[tuple[int, str], tuple[int, str]]:

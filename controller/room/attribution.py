@@ -99,6 +99,8 @@ class MovementWays:
     results: dict[str, dict[str, Json]]
     _ways: dict[str, _Way]
     _rows: dict[str, Any]
+    _way_changes: dict[str, int]
+    """table -> how many times its way through the movement moved on (a row made before is made again)."""
 
 
     def place(self, table: str) -> tuple[str, Movement, tuple[Sitting, ...]] | None:
@@ -139,6 +141,7 @@ class MovementWays:
         for number, tables in self.results.items():  # its way decides whom its results belong to
             if table in tables:
                 self._rows.pop(number, None)
+        self._way_changes[table] = self._way_changes.get(table, 0) + 1
         _, movement, sittings = where
         holding = [i for i, s in enumerate(sittings) if board in _set_boards(movement, s)]
         if way.current is None:

@@ -93,6 +93,8 @@ class _Scored:
     being the official one of the two (``controller.fieldscore.field``)."""
     _by_pair: dict[tuple[str | None, str], list[tuple[str, str]]] | None = None
     _standings: dict[tuple[str | None, str], Json] | None = None
+    ranking: list[Json] | None = None
+    """``RoomResults.ranking`` once made."""
 
     def of_pair(self, pair: str, section: str | None) -> list[tuple[str, str]]:
         """The (board, table) rows ``pair`` played in ``section`` (indexed once: every pair's
@@ -129,6 +131,7 @@ class RoomResults(MovementWays):
         self.turns: dict[str, dict[str, int]] = {}
         """board -> table -> by how many seats it played the board rotated (Law 7)."""
         self._ways: dict[str, _Way] = {}
+        self._way_changes: dict[str, int] = {}
         self._told: dict[str, int] = {}
         """board -> how many different deals the Director has been told of."""
         self._scored: _Scored | None = None
@@ -137,9 +140,10 @@ class RoomResults(MovementWays):
         made again only for a board that changed (``_rescore``), so that one more result costs its board."""
         self._groups: dict[str, list[list[str]]] = {}
         """board -> its tables by the deal they played (``groups``), until its deals change."""
-        self._made: dict[str, dict[str, tuple[Json, Attribution, str, Result | None]]] = {}
-        """board -> table -> the entry, attribution and label its result was made from: a board's rows
-        made again keep the results of the tables whose entry and pairs are the same."""
+        self._made: dict[str, dict[str, tuple[Json, Attribution, str, Result | None, int]]] = {}
+        """board -> table -> the entry, attribution, label and way (``_way_changes``) its result was made
+        from: a board's rows made again keep the attribution and result of the tables whose entry and way
+        through the movement are the same."""
         self._scorers: dict[bool, BoardwiseScore] | None = None
         """The field scored board by board, by ``across_sections``: one way, or with sections both
         (each section alone and across the field); made again when every board is."""
@@ -456,14 +460,18 @@ class RoomResults(MovementWays):
                   for t in tables}
         rows = []
         before = self._made.get(board, {})
-        now: dict[str, tuple[Json, Attribution, str, Result | None]] = {}
+        now: dict[str, tuple[Json, Attribution, str, Result | None, int]] = {}
         for table in sorted(entries, key=table_order):
             body = entries[table]
-            who = self.attribution(table, board, body)
-            label = labels.get(table, board)
             made = before.get(table)
+            way = self._way_changes.get(table, 0)
+            if made is None or made[0] is not body or made[4] != way:
+                who = self.attribution(table, board, body)
+            else:
+                who = made[1]
+            label = labels.get(table, board)
             if made is None or made[0] is not body or made[1] != who or made[2] != label:
-                made = (body, who, label, result_of(label, who.ns, who.ew, who.section, body))
+                made = (body, who, label, result_of(label, who.ns, who.ew, who.section, body), way)
             now[table] = made
             rows.append((table, who, label, made[3]))
         self._made[board] = now
@@ -547,9 +555,10 @@ class RoomResults(MovementWays):
         scored = self.scored()
         if scored.score is None:
             return []
-        if scored.sections is not None:
-            return ranking_rows(scored.sections)
-        return [standing_json(st) for st in scored.score.standings]
+        if scored.ranking is None:  # made once a scoring: the console reads it for its page and the players'
+            scored.ranking = (ranking_rows(scored.sections) if scored.sections is not None
+                              else [standing_json(st) for st in scored.score.standings])
+        return list(scored.ranking)
 
     def report(self) -> Json:
         """The ranking with how it was scored: ``scores`` without the boards, plus ``ranking``."""
