@@ -87,7 +87,8 @@ class BoardwiseScore:
     def put(self, board: str, results: Sequence[Result]) -> None:
         """``board``'s results as they now stand (none: the board is gone), scored at once; nothing
         to do when they are the results it has."""
-        if tuple(results) == self._results.get(board, ()):
+        had = self._results.get(board, ())
+        if len(had) == len(results) and all(a is b or a == b for a, b in zip(had, results, strict=True)):
             return
         old = self._groups.pop(board, {})
         self._drop(board)
