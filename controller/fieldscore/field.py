@@ -26,6 +26,10 @@ Neuberg's formula for boards played different numbers of times. Which ranking de
 A pair is known by its section, number and direction: sections number their pairs alike (pair 1
 of section A is not pair 1 of section B), and each keeps its own standing in both rankings
 (``FieldStanding``). Team events have one ranking (their matches are scored between two rooms).
+
+The two are ``score_event`` under two sets of conventions: ``in_each_section`` (each section's
+results compared alone, ``rank_by_section``) and ``across_the_field``. A results file written from
+either carries them in its conventions line, so it reads back ranked as it was and checks clean.
 """
 
 from __future__ import annotations
