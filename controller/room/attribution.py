@@ -28,11 +28,16 @@ from typing import Any
 from controller.fieldscore.movement import Movement, Sitting
 from controller.fieldscore.session import Session
 
-__all__ = ["Attribution", "MovementWays", "RoomAlert"]
+__all__ = ["Attribution", "MovementWays", "RoomAlert", "table_order"]
 
 Json = dict[str, Any]
 
 _TABLE_ID = re.compile(r"^(?P<section>[A-Za-z]+)?[-. _]?(?P<number>\d+)$")
+
+
+def table_order(table: str) -> tuple[int, str]:
+    """Sort key of a table (or board) name: numbers in number order, then the rest."""
+    return (int(table), "") if table.isdigit() else (1 << 30, table)
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,25 +51,19 @@ from controller.fieldscore.model import (
     FieldScoreError,
     Match,
     Result,
-    ScoredResult,
     Scoring,
 )
 from controller.fieldscore.session import Session
 from controller.room.adjustments import Desk, DeskEntry, DeskError, result_of
-from controller.room.attribution import Attribution, MovementWays, RoomAlert, _int, _set_boards, _Way
+from controller.room.attribution import Attribution, MovementWays, RoomAlert, _int, _set_boards, _Way, table_order
 from controller.room.boards import deals_differ, merged, rotation, turned
-from controller.room.standings import Row, ScoredRows, ranking_rows, standing_json
+from controller.room.standings import Row, ScoredRows, ranking_rows, standing_json, team_matches
 
 __all__ = ["Attribution", "RoomAlert", "RoomResults", "deals_differ", "table_order"]
 
 Json = dict[str, Any]
 
 _IDLE = (None, "idle", "done")
-
-
-def table_order(table: str) -> tuple[int, str]:
-    """Sort key of a table (or board) name: numbers in number order, then the rest."""
-    return (int(table), "") if table.isdigit() else (1 << 30, table)
 
 
 def _and(items: list[str]) -> str:
@@ -424,7 +418,7 @@ class RoomResults(MovementWays):
             return _Scored(None, rows, groups, entries)
         matches: tuple[Match, ...] = ()
         if scoring is Scoring.TEAMS:
-            matches = self._matches(results, made, rows)
+            matches = team_matches(results, made, rows)
         event = Event(self.name, scoring, tuple(results), conventions, matches, participants)
         sections = None
         try:
@@ -476,28 +470,6 @@ class RoomResults(MovementWays):
             rows.append((table, who, label, made[3]))
         self._made[board] = now
         return entries, rows
-
-    @staticmethod
-    def _matches(results: list[Result], made: dict[int, tuple[str, str]],
-                 rows: dict[tuple[str, str], tuple[Attribution, str, ScoredResult | None]]) -> tuple[Match, ...]:
-        """A team movement's matches: per round, the two rooms of each board (the home team sits
-        North-South at the odd table)."""
-        rooms: dict[tuple[int, str, str], dict[str, list[Result | None]]] = {}
-        for r in results:
-            who = rows[made[id(r)]][0]
-            if who.round is None or who.sitting_table is None:
-                continue
-            home_ns = who.sitting_table % 2 == 1
-            home, away = (who.ns, who.ew) if home_ns else (who.ew, who.ns)
-            pair = rooms.setdefault((who.round, home, away), {}).setdefault(r.board, [None, None])
-            pair[0 if home_ns else 1] = r
-        out = []
-        for (rnd, home, away), boards in sorted(rooms.items()):
-            both = tuple((h, a) for _, (h, a) in sorted(boards.items(), key=lambda kv: table_order(kv[0]))
-                         if h is not None and a is not None)
-            if both:
-                out.append(Match(home, away, both, str(rnd)))
-        return tuple(out)
 
     # -- what the console shows ------------------------------------------------------------------------
 

@@ -5,7 +5,8 @@ with each pair's place in its section and across the field (pure).
 ``controller.room.results``, made board by board when it is read: after one more result only that
 board's rows are new, and a board's points are looked up in its scorer only when asked
 (``controller.fieldscore.boardwise``). ``ranking_rows`` writes the ranking of an event whose
-sections play the same boards with both places (``controller.fieldscore.field``).
+sections play the same boards with both places (``controller.fieldscore.field``); ``team_matches``
+pairs a team movement's two rooms.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from controller.fieldscore.field import SectionsScore
-from controller.fieldscore.model import Result, ScoredResult, Standing
-from controller.room.attribution import Attribution
+from controller.fieldscore.model import Match, Result, ScoredResult, Standing
+from controller.room.attribution import Attribution, table_order
 
-__all__ = ["Row", "ScoredRows", "place_text", "ranking_rows", "standing_json"]
+__all__ = ["Row", "ScoredRows", "place_text", "ranking_rows", "standing_json", "team_matches"]
 
 Json = dict[str, Any]
 Row = tuple[Attribution, str, ScoredResult | None]
@@ -100,3 +101,24 @@ def ranking_rows(sections: SectionsScore) -> list[Json]:
         out.append(row)
     return out
 
+
+def team_matches(results: list[Result], made: dict[int, tuple[str, str]],
+             rows: Mapping[tuple[str, str], Row]) -> tuple[Match, ...]:
+    """A team movement's matches: per round, the two rooms of each board (the home team sits
+    North-South at the odd table)."""
+    rooms: dict[tuple[int, str, str], dict[str, list[Result | None]]] = {}
+    for r in results:
+        who = rows[made[id(r)]][0]
+        if who.round is None or who.sitting_table is None:
+            continue
+        home_ns = who.sitting_table % 2 == 1
+        home, away = (who.ns, who.ew) if home_ns else (who.ew, who.ns)
+        pair = rooms.setdefault((who.round, home, away), {}).setdefault(r.board, [None, None])
+        pair[0 if home_ns else 1] = r
+    out = []
+    for (rnd, home, away), boards in sorted(rooms.items()):
+        both = tuple((h, a) for _, (h, a) in sorted(boards.items(), key=lambda kv: table_order(kv[0]))
+                     if h is not None and a is not None)
+        if both:
+            out.append(Match(home, away, both, str(rnd)))
+    return tuple(out)
