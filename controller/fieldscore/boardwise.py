@@ -64,6 +64,7 @@ class BoardwiseScore:
         self.scoring = scoring
         self.conventions = conventions
         self.pairs = tuple(pairs)
+        self._listed = frozenset(self.pairs)
         self._names: dict[_Pair, tuple[tuple[int, str], tuple[int, str]]] = {}
         self._results: dict[str, tuple[Result, ...]] = {}
         self._groups: dict[str, dict[tuple[_Field, str], list[int]]] = {}
@@ -187,15 +188,13 @@ class BoardwiseScore:
         """Every board scored so far, and the ranking of the totals (as ``score_event`` gives them)."""
         if self._score is not None:
             return self._score
-        listed = set(self.pairs)
+        listed = self._listed
         rows = []
         for key, t in self._totals.items():
             if not t.boards and key not in listed:
                 continue
-            directions = list(t.directions)
-            maximum = round(t.maximum, 9) or None
-            total = round(t.total, 9)
-            rows.append((key, directions[0] if len(directions) == 1 else None, t.boards, total, maximum))
+            direction = next(iter(t.directions)) if len(t.directions) == 1 else None
+            rows.append((key, direction, t.boards, round(t.total, 9), round(t.maximum, 9) or None))
         by_direction = self.conventions.rank_by_direction
         if by_direction is None:
             played = [row[1] for row in rows if row[2]]
