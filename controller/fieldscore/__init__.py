@@ -4,7 +4,8 @@
 ``EventScore``: every board's points, every pair's total, percentage and rank. ``check``
 compares that with what a results file printed. The conventions are cited where they are
 applied: ``matchpoints`` (pairs), ``imps`` (IMP scale, Butler, cross-IMPs, teams, VPs),
-``event`` (totals, percentages, ranks). The readers are ``controller.records.scoretable``
+``event`` (totals, percentages, ranks), ``field`` (sections playing the same boards: in
+each section and across the field). The readers are ``controller.records.scoretable``
 (PBN score tables) and ``controller.records.usebio`` (USEBIO XML), which also write them.
 
 ``movement`` generates the movements (Mitchell, Howell, a team match, round robin, Swiss):
@@ -15,6 +16,7 @@ Director's description of a session (TOML).
 from controller.fieldscore.check import CheckReport, Difference, check, fixed
 from controller.fieldscore.conventions import conventions_text, parse_conventions
 from controller.fieldscore.event import rank, score_event
+from controller.fieldscore.field import FieldStanding, Official, SectionsScore, score_sections
 from controller.fieldscore.imps import IMP_SCALE, cross_imps, datum, imps, score_match
 from controller.fieldscore.matchpoints import matchpoints, neuberg, top
 from controller.fieldscore.model import (
@@ -69,17 +71,20 @@ __all__ = [
     "Event",
     "EventScore",
     "FieldScoreError",
+    "FieldStanding",
     "Match",
     "MatchScore",
     "MatchpointScale",
     "Movement",
     "MovementError",
     "MovementKind",
+    "Official",
     "Printed",
     "Result",
     "ResultsFile",
     "ScoredResult",
     "Scoring",
+    "SectionsScore",
     "Session",
     "Sitting",
     "Standing",
@@ -101,6 +106,7 @@ __all__ = [
     "round_robin",
     "score_event",
     "score_match",
+    "score_sections",
     "swiss",
     "swiss_next",
     "swiss_pairings",

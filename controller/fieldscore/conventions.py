@@ -11,7 +11,8 @@ back scores them as they were scored: ``key=value`` pairs separated by ``;``::
 
 ``vp`` is ``wbf`` (the WBF continuous scale), ``none`` (IMPs only) or a discrete scale's
 thresholds (``1,2,3,5,...``, with its name in ``vp_name``). A key left out keeps the
-reader's own default; an unknown key or value is a ``FieldScoreError``.
+reader's own default; an unknown key or value is a ``FieldScoreError``. ``rank_by_section=yes``
+is written only when sections are ranked apart (the section ranking, ``field``).
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ def conventions_text(conv: Conventions) -> str:
         f"board_decimals={'none' if conv.board_decimals is None else conv.board_decimals}",
         f"across_sections={_yes(conv.across_sections)}",
         f"rank_by_direction={by_direction}",
+        *([f"rank_by_section={_yes(conv.rank_by_section)}"] if conv.rank_by_section else []),
         f"awards_own={_yes(conv.awards_own_percent)}",
         f"cross_award_share={_number(conv.cross_award_share)}",
     ]
@@ -142,6 +144,8 @@ def parse_conventions(text: str, base: Conventions | None = None) -> Conventions
                 conv = replace(conv, cross_award_share=share)
             elif key == "awards_own":
                 conv = replace(conv, awards_own_percent=_bool(value))
+            elif key == "rank_by_section":
+                conv = replace(conv, rank_by_section=_bool(value))
             elif key == "rank_by_direction":
                 conv = replace(conv, rank_by_direction=None if value == "auto" else _bool(value))
             else:

@@ -11,7 +11,8 @@
   rank). Matchpoint pairs rank by percentage, IMP pairs by IMPs per board played, teams by
   VPs (or IMPs). A pair that played no board ranks after every pair that did (as Ruter does).
 - Fields: one ranking, or North-South and East-West apart in a matchpoint event in which
-  no pair changed direction (a Mitchell); ``Conventions.rank_by_direction`` decides.
+  no pair changed direction (a Mitchell); ``Conventions.rank_by_direction`` decides; and each
+  section apart when ``Conventions.rank_by_section`` says so (``controller.fieldscore.field``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from controller.fieldscore.model import (
     Standing,
 )
 
-__all__ = ["UNRANKED", "rank", "round_half_away", "score_event"]
+__all__ = ["UNRANKED", "rank", "rank_standings", "round_half_away", "score_event"]
 
 UNRANKED = ""
 """The pair of a side that is scored for the field but not ranked (a substitute pair the file
@@ -66,7 +67,7 @@ def score_event(event: Event, conventions: Conventions | None = None) -> EventSc
     by_direction = conv.rank_by_direction
     if by_direction is None:
         by_direction = event.scoring is Scoring.MP and _is_mitchell(standings)
-    ranked = _ranked(standings, event.scoring, by_direction)
+    ranked = _ranked(standings, event.scoring, by_direction, conv.rank_by_section)
     return EventScore(replace(event, conventions=conv), tuple(boards), ranked, by_direction=by_direction)
 
 
@@ -226,18 +227,29 @@ def _ranking_key(s: Standing, scoring: Scoring) -> float | None:
 _FIELD_ORDER: dict[str | None, int] = {"NS": 0, "EW": 1}
 
 
-def _ranked(standings: Sequence[Standing], scoring: Scoring, by_direction: bool) -> tuple[Standing, ...]:
-    fields: dict[str | None, list[Standing]] = {}
+def _ranked(standings: Sequence[Standing], scoring: Scoring, by_direction: bool,
+            by_section: bool = False) -> tuple[Standing, ...]:
+    """``standings`` ranked in their fields: North-South and East-West apart when ``by_direction``,
+    each section apart when ``by_section``; the fields in section order, North-South first."""
+    fields: dict[tuple[str | None, str | None], list[Standing]] = {}
     for s in standings:
-        fields.setdefault(s.direction if by_direction else None, []).append(s)
+        fields.setdefault((s.section or None if by_section else None, s.direction if by_direction else None),
+                          []).append(s)
     out = []
-    for name in sorted(fields, key=lambda d: _FIELD_ORDER.get(d, 2)):
+    for name in sorted(fields, key=lambda k: (_natural(k[0]), _FIELD_ORDER.get(k[1], 2))):
         group = fields[name]
         places = rank([_ranking_key(s, scoring) for s in group])
         ranked = [replace(s, rank=r, tied=n) for s, (r, n) in zip(group, places, strict=True)]
         ranked.sort(key=lambda s: (s.rank or 0, _natural(s.section), _natural(s.pair)))
         out.extend(ranked)
     return tuple(out)
+
+
+def rank_standings(standings: Sequence[Standing], scoring: Scoring, by_direction: bool,
+                   by_section: bool = False) -> tuple[Standing, ...]:
+    """``standings`` ranked again in their fields (``by_direction``: North-South and East-West
+    apart; ``by_section``: each section apart), in rank order field by field."""
+    return _ranked(standings, scoring, by_direction, by_section)
 
 
 def _natural(text: str | None) -> tuple[int, str]:

@@ -263,6 +263,8 @@ class Conventions:
       each section alone).
     - ``rank_by_direction``: rank North-South and East-West apart; None: only for a
       matchpoint event in which no pair changed direction (a Mitchell).
+    - ``rank_by_section``: rank each section's pairs apart (the section ranking of sections
+      scored each alone: ``controller.fieldscore.field``); else one ranking of every section.
     - ``cross_award_share``: cross-IMPs: the share of its IMP award an artificial score earns
       against each other result (1: the whole award each time, as ACBLscore; 0.5: half, as
       Ruter, a comparison of two tables being a team board that both tables score).
@@ -281,6 +283,7 @@ class Conventions:
     board_decimals: int | None = None
     across_sections: bool = True
     rank_by_direction: bool | None = None
+    rank_by_section: bool = False
     awards_own_percent: bool = False
     cross_award_share: float = 1.0
 

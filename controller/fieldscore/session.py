@@ -17,6 +17,8 @@ A session file has one ``[session]`` table::
     round_minutes = 22.5         # the time of a round, the move included (default 7.5 a board)
     awards = [60, 50, 40]        # average plus, average, average minus in % of a top (Law 12C2)
     award_imps = [3, 0, -3]      # the same in IMPs (Butler, cross-IMPs, teams)
+    official = "field"           # sections playing the same boards: "field" (compared across the
+                                 # field) or "section" ranks the event; both rankings are shown
 
 Team movements name their teams: ``teams = 6`` (teams 1 to 6) or ``teams = ["Reds", "Blues"]``
 (``teams`` for a two-room match: exactly two, by default "1" and "2"). A Swiss lists its
@@ -37,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from controller.fieldscore.field import Official
 from controller.fieldscore.model import Conventions, MatchpointScale, Scoring
 from controller.fieldscore.movement import (
     Movement,
@@ -60,7 +63,7 @@ _KEYS = {
     MovementKind.SWISS: {"teams", "rounds", "boards_per_round"},
 }
 _COMMON = {"name", "movement", "first_board", "scoring", "matchpoints", "date", "round_minutes", "awards",
-           "award_imps"}
+           "award_imps", "official"}
 MINUTES_PER_BOARD = 7.5
 """A round's time by default: this many minutes per board, the move included."""
 
@@ -78,6 +81,9 @@ class Session:
     date: str | None = None
     round_minutes: float | None = None
     """The time of a round, the move included, as the session file says (None: not said)."""
+    official: Official = Official.FIELD
+    """Sections playing the same boards: the ranking that decides the event, across the field or
+    in each section (``controller.fieldscore.field``); both are shown."""
 
     @property
     def minutes_per_round(self) -> float:
@@ -210,7 +216,17 @@ class _Reader:
         except MovementError as exc:  # from the movement itself: its message names the value
             raise MovementError(f"{self.source}: {exc}") from None
         return Session(self.text("name", "Session") or "Session", kind, scoring, sections, planned, conventions,
-                       self.text("date"), self.minutes())
+                       self.text("date"), self.minutes(), self.official())
+
+    def official(self) -> Official:
+        text = self.text("official")
+        if text is None:
+            return Official.FIELD
+        try:
+            return Official.parse(text)
+        except ValueError:
+            raise self.fail("official", "field (every section's results compared together) or section "
+                            "(each section's results compared within it) expected") from None
 
     def awards(self, key: str, low: float, high: float) -> tuple[float, float, float] | None:
         """Average plus, average and average minus (Law 12C2), each from ``low`` to ``high``, in that order."""

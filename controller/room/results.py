@@ -5,12 +5,8 @@ live, and the boards checked across the room (pure).
 ``deal``, or its arbiter view's deal) and a board finished (its ``result``, the replay entry). It keeps
 
 * the **travellers**: per board, every table's result entry as it arrived;
-* the **attribution** of each result to its pairs. With the Director's session
-  (``controller.fieldscore.Session``) the movement says who sat where: the board number and
-  the table give the round (the table's sitting whose board set holds the board) and so the
-  North-South and East-West pairs, whatever the table says. Without a session the table's own
-  ``pairs`` stand (a table naming one pair for both sides, as an unconfigured table does, is
-  two pairs, ``<id>NS`` and ``<id>EW``);
+* the **attribution** of each result to its pairs, and each table followed through the movement
+  (Law 15): ``controller.room.attribution``;
 * the **scores**: the results scored with ``controller.fieldscore.score_event`` (matchpoints
   by default, the session's scoring otherwise; a team movement's matches from its two rooms),
   recomputed only when something changed: every board's points, the ranking, a pair's scorecard.
@@ -28,25 +24,26 @@ And it checks the boards across the room:
   seats (``controller.room.boards``). The Director is told which table played it which way.
   Turned round (2 seats: North-South still held the North-South cards) the result is scored
   with the others; turned by 1 or 3 seats it is scored as played, in a group of its own.
-* **Law 15, a board played in the wrong round:** each table's way through the movement is
-  followed: it starts in its first round and moves on once it has played a round's boards.
-  A board the movement does not give the table in the round it is in is reported ("Table 3
-  played board 9 in round 2; the movement gives it boards 4-6 (Law 15)"). The result is put to
-  the pairs of the board's own round until the table's next board says which it was: back to
-  the boards of its round (the pairs who played it were that round's, Law 15A) or on in the
-  board's round (the table moved on early, a late board left unplayed).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from controller.deal import Deal
 from controller.errors import NotationError
+from controller.fieldscore.boardwise import BoardwiseScore
 from controller.fieldscore.event import score_event
+from controller.fieldscore.field import (
+    Official,
+    SectionsScore,
+    across_the_field,
+    in_each_section,
+    score_sections,
+    sections_score,
+)
 from controller.fieldscore.model import (
     Conventions,
     Event,
@@ -54,80 +51,23 @@ from controller.fieldscore.model import (
     FieldScoreError,
     Match,
     Result,
-    ScoredResult,
     Scoring,
-    Standing,
 )
-from controller.fieldscore.movement import Movement, Sitting
 from controller.fieldscore.session import Session
 from controller.room.adjustments import Desk, DeskEntry, DeskError, result_of
+from controller.room.attribution import Attribution, MovementWays, RoomAlert, _int, _set_boards, _Way, table_order
 from controller.room.boards import deals_differ, merged, rotation, turned
+from controller.room.standings import Row, ScoredRows, ranking_rows, standing_json, team_matches
 
-__all__ = ["RoomAlert", "RoomResults", "deals_differ", "table_order"]
+__all__ = ["Attribution", "RoomAlert", "RoomResults", "deals_differ", "table_order"]
 
 Json = dict[str, Any]
 
-_TABLE_ID = re.compile(r"^(?P<section>[A-Za-z]+)?[-. _]?(?P<number>\d+)$")
 _IDLE = (None, "idle", "done")
-
-
-def table_order(table: str) -> tuple[int, str]:
-    """Sort key of a table (or board) name: numbers in number order, then the rest."""
-    return (int(table), "") if table.isdigit() else (1 << 30, table)
-
-
-@dataclass(frozen=True, slots=True)
-class RoomAlert:
-    """A finding about the room's boards for the Director: its call's ``key`` (the same finding,
-    found again on a restart, has the same key), the table whose message showed it, the board,
-    the law, and the situation in plain words."""
-
-    key: str
-    table: str
-    board: int
-    law: str
-    what: str
-
-
-@dataclass(frozen=True, slots=True)
-class Attribution:
-    """Whom a table's result on a board belongs to: section, pairs, the round (None: no session)
-    and whether it was played out of its round (Law 15)."""
-
-    section: str | None
-    ns: str
-    ew: str
-    round: int | None = None
-    sitting_table: int | None = None
-    law15: bool = False
-
-
-@dataclass(slots=True)
-class _Way:
-    """A table's way through the movement: the boards it began (with the round each is put to),
-    the round it is in (an index into its rounds), the boards it played there, and a board
-    played out of its round whose round the next board will say."""
-
-    seen: dict[int, int] = field(default_factory=dict)
-    current: int | None = None
-    count: int = 0
-    pending: tuple[int, int] | None = None
-    """(board, index of the board's own round) until the table's next board."""
-    out_of_round: set[int] = field(default_factory=set)
 
 
 def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _boards_text(boards: tuple[int, ...]) -> str:
-    if len(boards) == 1:
-        return f"board {boards[0]}"
-    return f"boards {boards[0]}-{boards[-1]}"
-
-
-def _int(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _round2(value: float | None) -> float | None:
@@ -137,13 +77,18 @@ def _round2(value: float | None) -> float | None:
 @dataclass(slots=True)
 class _Scored:
     score: EventScore | None
-    rows: dict[tuple[str, str], tuple[Attribution, str, ScoredResult | None]]
+    rows: Mapping[tuple[str, str], Row]
     """(board, table) -> attribution, label (the board as scored) and its points."""
     groups: dict[str, list[list[str]]]
     entries: dict[str, dict[str, Json]] = field(default_factory=dict)
     """board -> table -> the result entry as it stands (``RoomResults.entries``)."""
+    sections: SectionsScore | None = None
+    """Sections playing the same boards: scored in each section and across the field, ``score``
+    being the official one of the two (``controller.fieldscore.field``)."""
     _by_pair: dict[tuple[str | None, str], list[tuple[str, str]]] | None = None
-    _standings: dict[tuple[str | None, str], Standing] | None = None
+    _standings: dict[tuple[str | None, str], Json] | None = None
+    ranking: list[Json] | None = None
+    """``RoomResults.ranking`` once made."""
 
     def of_pair(self, pair: str, section: str | None) -> list[tuple[str, str]]:
         """The (board, table) rows ``pair`` played in ``section`` (indexed once: every pair's
@@ -155,18 +100,18 @@ class _Scored:
                     self._by_pair.setdefault((who.section or None, side), []).append(key)
         return self._by_pair.get((section or None, pair), [])
 
-    def standing(self, pair: str, section: str | None) -> Standing | None:
-        """``pair``'s standing in ``section`` (None: not ranked yet)."""
+    def standing_row(self, pair: str, section: str | None, ranking: Callable[[], list[Json]]) -> Json | None:
+        """``pair``'s row of the ranking in ``section`` (None: not ranked yet), the ranking read once."""
         if self.score is None:
             return None
         if self._standings is None:
             self._standings = {}
-            for st in self.score.standings:
-                self._standings.setdefault((st.section or None, st.pair), st)
+            for row in ranking():
+                self._standings.setdefault((row["section"] or None, row["pair"]), row)
         return self._standings.get((section or None, pair))
 
 
-class RoomResults:
+class RoomResults(MovementWays):
     """The room's results (module doc): ``state`` and ``result`` take a table's messages and
     return what the Director must be told; the rest reads."""
 
@@ -180,6 +125,7 @@ class RoomResults:
         self.turns: dict[str, dict[str, int]] = {}
         """board -> table -> by how many seats it played the board rotated (Law 7)."""
         self._ways: dict[str, _Way] = {}
+        self._way_changes: dict[str, int] = {}
         self._told: dict[str, int] = {}
         """board -> how many different deals the Director has been told of."""
         self._scored: _Scored | None = None
@@ -188,6 +134,13 @@ class RoomResults:
         made again only for a board that changed (``_rescore``), so that one more result costs its board."""
         self._groups: dict[str, list[list[str]]] = {}
         """board -> its tables by the deal they played (``groups``), until its deals change."""
+        self._made: dict[str, dict[str, tuple[Json, Attribution, str, Result | None, int]]] = {}
+        """board -> table -> the entry, attribution, label and way (``_way_changes``) its result was made
+        from: a board's rows made again keep the attribution and result of the tables whose entry and way
+        through the movement are the same."""
+        self._scorers: dict[bool, BoardwiseScore] | None = None
+        """The field scored board by board, by ``across_sections``: one way, or with sections both
+        (each section alone and across the field); made again when every board is."""
         self.changes = 0
         """How many times the results changed (a result, a deal, the desk): the console's page is sent
         the travellers and the ranking again only when it moved on."""
@@ -320,135 +273,6 @@ class RoomResults:
                 deal = seen if deal is None else merged(deal, seen)
         return deal
 
-    # -- Law 15: the movement ----------------------------------------------------------------------------
-
-    def place(self, table: str) -> tuple[str, Movement, tuple[Sitting, ...]] | None:
-        """Where ``table`` is in the session: its section, the section's movement and the table's
-        sittings by round (sit-outs left out); None without a session or for a table it lacks.
-        A table is named by its number (``3``), with its section's name before it when the session
-        has sections (``A3``, ``A-3``)."""
-        if self.session is None:
-            return None
-        m = _TABLE_ID.match(table.strip())
-        if m is None:
-            return None
-        number = int(m.group("number"))
-        names = [name for name, _ in self.session.sections]
-        wanted = (m.group("section") or "").upper()
-        if len(names) == 1 and not wanted:
-            section = names[0]
-        else:
-            match = [n for n in names if n.upper() == wanted]
-            if not match:
-                return None
-            section = match[0]
-        movement = self.session.movement(section)
-        sittings = tuple(sorted((s for s in movement.sittings if s.table == number and not s.sit_out),
-                                key=lambda s: s.round))
-        if not sittings:
-            return None
-        return section, movement, sittings
-
-    def _began(self, table: str, board: int, verb: str) -> list[RoomAlert]:
-        """Follow ``table`` into ``board`` (once a board); a board out of its round is reported."""
-        where = self.place(table)
-        if where is None:
-            return []
-        way = self._ways.setdefault(table, _Way())
-        if board in way.seen:
-            return []
-        for number, tables in self.results.items():  # its way decides whom its results belong to
-            if table in tables:
-                self._rows.pop(number, None)
-        _, movement, sittings = where
-        holding = [i for i, s in enumerate(sittings) if board in _set_boards(movement, s)]
-        if way.current is None:
-            expected: int | None = 0
-        elif way.count < movement.boards_per_round:
-            expected = way.current
-        else:
-            expected = way.current + 1
-        if expected is not None and expected >= len(sittings):
-            expected = None
-        if expected is not None and expected in holding:
-            if way.pending is not None:  # the board before was out of this round: played in it (Law 15A)
-                way.seen[way.pending[0]] = expected
-                way.pending = None
-            if way.current != expected:
-                way.current, way.count = expected, 0
-            way.count += 1
-            way.seen[board] = expected
-            return []
-        if way.pending is not None and way.pending[1] in holding:  # the table had moved on to that round
-            way.current, way.count = way.pending[1], 2
-            way.out_of_round.discard(way.pending[0])
-            way.pending = None
-            way.seen[board] = way.current
-            return []
-        later = [i for i in holding if expected is None or i > expected]
-        if expected is None:  # more boards than the movement gives it: nothing to say
-            way.seen[board] = holding[-1] if holding else len(sittings) - 1
-            return []
-        way.seen[board] = later[0] if later else expected
-        way.pending = (board, later[0]) if later else None
-        way.out_of_round.add(board)
-        sitting = sittings[expected]
-        what = (f"Table {table} {verb} board {board} in round {sitting.round}; the movement gives it "
-                f"{_boards_text(_set_boards(movement, sitting))} (Law 15)")
-        return [RoomAlert(f"room/15/{table}/{board}", table, board, "15", what)]
-
-    def current(self, table: str) -> Attribution | None:
-        """Who sits at ``table`` now as the movement has it: the round of the board it began last
-        (None: no session, a table the session lacks, or no board begun yet)."""
-        where = self.place(table)
-        way = self._ways.get(table)
-        if where is None or way is None or way.current is None:
-            return None
-        section, _, sittings = where
-        s = sittings[way.current]
-        return Attribution(section or None, s.ns, s.ew, s.round, s.table)
-
-    def boards_per_round(self, table: str) -> int:
-        """The boards of a round at ``table`` (0: no session, or a table the session lacks)."""
-        where = self.place(table)
-        return 0 if where is None else where[1].boards_per_round
-
-    def due_by_round(self, table: str) -> dict[int, int]:
-        """The boards ``table`` must have finished by the end of each round (its sit-outs give none)."""
-        where = self.place(table)
-        if where is None:
-            return {}
-        _, movement, sittings = where
-        out: dict[int, int] = {}
-        total = 0
-        for r in range(1, max(s.round for s in sittings) + 1):
-            total += movement.boards_per_round * sum(1 for s in sittings if s.round == r)
-            out[r] = total
-        return out
-
-    def attribution(self, table: str, board: str, body: Mapping[str, Any]) -> Attribution:
-        """Whom ``table``'s result on ``board`` belongs to (module doc)."""
-        where = self.place(table)
-        way = self._ways.get(table)
-        number = _int(body.get("number"))
-        if where is not None and way is not None and number is not None and number in way.seen:
-            section, _, sittings = where
-            s = sittings[way.seen[number]]
-            return Attribution(section or None, s.ns, s.ew, s.round, s.table, number in way.out_of_round)
-        if where is not None and number is not None and table not in self.results.get(board, {}):
-            section, movement, sittings = where  # a board not played, adjusted: the movement's pairs
-            for s in sittings:
-                if number in _set_boards(movement, s):
-                    return Attribution(section or None, s.ns, s.ew, s.round, s.table)
-        pairs = body.get("pairs")
-        ns = ew = table
-        if isinstance(pairs, dict):
-            ns = str(pairs.get("NS", table))
-            ew = str(pairs.get("EW", table))
-        if ns == ew:
-            ns, ew = f"{ns}NS", f"{ew}EW"
-        return Attribution(None, ns, ew)
-
     # -- the Director's desk ---------------------------------------------------------------------------------
 
     def adjust(self, entry: DeskEntry) -> DeskEntry:
@@ -468,8 +292,9 @@ class RoomResults:
         if len(entry.assigned) > 1 and self.session is not None and self.session.scoring is Scoring.TEAMS:
             raise DeskError("a weighted score in a team match is not scored yet: assign one result")
         self.desk = self.desk.add(entry)
-        self._rescore()
-        return self.desk.entries[-1]
+        added = self.desk.entries[-1]
+        self._rescore(added.board)  # an entry (taking back one included) touches its own board alone
+        return added
 
     def _rescore(self, board: str | None = None) -> None:
         """Score again, ``board``'s rows made again (None: every board's)."""
@@ -478,6 +303,7 @@ class RoomResults:
         if board is None:
             self._rows.clear()
             self._groups.clear()
+            self._scorers = None
         else:
             self._rows.pop(board, None)
             self._groups.pop(board, None)
@@ -509,36 +335,99 @@ class RoomResults:
         session = self.session
         scoring = session.scoring if session is not None else Scoring.MP
         conventions = session.conventions if session is not None else Conventions()
-        rows: dict[tuple[str, str], tuple[Attribution, str, ScoredResult | None]] = {}
+        groups = self.fouled()
+        touched = self.desk.touched()
+        boards = sorted(set(self.results) | {b for b, _ in touched}, key=table_order)
+        changed = []
+        for board in boards:
+            if board not in self._rows:
+                self._rows[board] = self._board_rows(board, groups.get(board, []), touched)
+                changed.append(board)
+        entries = {board: self._rows[board][0] for board in boards if self._rows[board][0]}
+        participants: tuple[tuple[str | None, str], ...] = ()
+        if session is not None:
+            participants = tuple((name or None, p) for name, movement in session.sections
+                                 for p in movement.participants)
+        if BoardwiseScore.supports(scoring, conventions):
+            return self._score_boardwise(boards, changed, groups, entries, participants)
+        return self._score_whole(boards, groups, entries, participants)
+
+    def _sectioned(self) -> bool:
+        """Whether the session has sections playing the same boards (scored both ways)."""
+        return self.session is not None and len(self.session.sections) > 1
+
+    def _score_boardwise(self, boards: list[str], changed: list[str], groups: dict[str, list[list[str]]],
+                         entries: dict[str, dict[str, Json]], participants: tuple[tuple[str | None, str], ...]
+                         ) -> _Scored:
+        """Only the boards whose rows changed scored again (``controller.fieldscore.boardwise``);
+        with sections, each section alone and across the field."""
+        session = self.session
+        scoring = session.scoring if session is not None else Scoring.MP
+        conventions = session.conventions if session is not None else Conventions()
+        if self._scorers is None:
+            ways = (False, True) if self._sectioned() else (conventions.across_sections,)
+            self._scorers = {across: BoardwiseScore(self.name, scoring, self._conventions(conventions, across),
+                                                    participants) for across in ways}
+            changed = boards
+        try:
+            for board in changed:
+                results = [r for _, _, _, r in self._rows[board][1] if r is not None]
+                for scorer in self._scorers.values():
+                    scorer.put(board, results)
+        except FieldScoreError:
+            self._scorers = None
+            return _Scored(None, ScoredRows(boards, self._rows, None), groups, entries)
+        sections = None
+        if self._sectioned():
+            assert session is not None
+            official = self._scorers[session.official is Official.FIELD]
+            sections = sections_score(self._scorers[False].event_score(), self._scorers[True].event_score(),
+                                      session.official)
+        else:
+            official = next(iter(self._scorers.values()))
+        rows = ScoredRows(boards, self._rows, official.scored)
+        if not any(official.scored(board) for board in boards):
+            return _Scored(None, rows, groups, entries)
+        score = sections.official_score if sections is not None else official.event_score()
+        return _Scored(score, rows, groups, entries, sections)
+
+    def _conventions(self, conventions: Conventions, across: bool) -> Conventions:
+        """The session's conventions for the field scored across the field, or in each section (with
+        sections playing the same boards; else as the session has them)."""
+        if not self._sectioned():
+            return conventions
+        return across_the_field(conventions) if across else in_each_section(conventions)
+
+    def _score_whole(self, boards: list[str], groups: dict[str, list[list[str]]],
+                     entries: dict[str, dict[str, Json]], participants: tuple[tuple[str | None, str], ...]
+                     ) -> _Scored:
+        """Every result scored at once (team matches; a pair's own percentage for its awards)."""
+        session = self.session
+        scoring = session.scoring if session is not None else Scoring.MP
+        conventions = session.conventions if session is not None else Conventions()
+        rows: dict[tuple[str, str], Row] = {}
         made: dict[int, tuple[str, str]] = {}
         results: list[Result] = []
-        groups = self.fouled()
-        entries: dict[str, dict[str, Json]] = {}
-        touched = self.desk.touched()
-        for board in sorted(set(self.results) | {b for b, _ in touched}, key=table_order):
-            made_rows = self._rows.get(board)
-            if made_rows is None:
-                made_rows = self._rows[board] = self._board_rows(board, groups.get(board, []), touched)
-            board_entries, board_rows = made_rows
-            if board_entries:
-                entries[board] = board_entries
-            for table, who, label, result in board_rows:
+        for board in boards:
+            for table, who, label, result in self._rows[board][1]:
                 rows[(board, table)] = (who, label, None)
                 if result is not None:
                     made[id(result)] = (board, table)
                     results.append(result)
         if not results:
             return _Scored(None, rows, groups, entries)
-        participants: tuple[tuple[str | None, str], ...] = ()
         matches: tuple[Match, ...] = ()
-        if session is not None:
-            participants = tuple((name or None, p) for name, movement in session.sections
-                                 for p in movement.participants)
         if scoring is Scoring.TEAMS:
-            matches = self._matches(results, made, rows)
+            matches = team_matches(results, made, rows)
         event = Event(self.name, scoring, tuple(results), conventions, matches, participants)
+        sections = None
         try:
-            score = score_event(event)
+            if self._sectioned() and scoring is not Scoring.TEAMS:
+                assert session is not None
+                sections = score_sections(event, session.official)
+                score = sections.official_score
+            else:
+                score = score_event(event)
         except FieldScoreError:
             return _Scored(None, rows, groups, entries)
         for b in score.boards:
@@ -547,7 +436,7 @@ class RoomResults:
                 if key is not None:
                     who, label, _ = rows[key]
                     rows[key] = (who, label, s)
-        return _Scored(score, rows, groups, entries)
+        return _Scored(score, rows, groups, entries, sections)
 
     def _board_rows(self, board: str, groups: list[list[str]], touched: set[tuple[str, str]]
                     ) -> tuple[dict[str, Json], list[tuple[str, Attribution, str, Result | None]]]:
@@ -564,34 +453,23 @@ class RoomResults:
         labels = {t: board if i == 0 else f"{board}{chr(ord('a') + i)}" for i, tables in enumerate(groups)
                   for t in tables}
         rows = []
+        before = self._made.get(board, {})
+        now: dict[str, tuple[Json, Attribution, str, Result | None, int]] = {}
         for table in sorted(entries, key=table_order):
             body = entries[table]
-            who = self.attribution(table, board, body)
+            made = before.get(table)
+            way = self._way_changes.get(table, 0)
+            if made is None or made[0] is not body or made[4] != way:
+                who = self.attribution(table, board, body)
+            else:
+                who = made[1]
             label = labels.get(table, board)
-            rows.append((table, who, label, result_of(label, who.ns, who.ew, who.section, body)))
+            if made is None or made[0] is not body or made[1] != who or made[2] != label:
+                made = (body, who, label, result_of(label, who.ns, who.ew, who.section, body), way)
+            now[table] = made
+            rows.append((table, who, label, made[3]))
+        self._made[board] = now
         return entries, rows
-
-    @staticmethod
-    def _matches(results: list[Result], made: dict[int, tuple[str, str]],
-                 rows: dict[tuple[str, str], tuple[Attribution, str, ScoredResult | None]]) -> tuple[Match, ...]:
-        """A team movement's matches: per round, the two rooms of each board (the home team sits
-        North-South at the odd table)."""
-        rooms: dict[tuple[int, str, str], dict[str, list[Result | None]]] = {}
-        for r in results:
-            who = rows[made[id(r)]][0]
-            if who.round is None or who.sitting_table is None:
-                continue
-            home_ns = who.sitting_table % 2 == 1
-            home, away = (who.ns, who.ew) if home_ns else (who.ew, who.ns)
-            pair = rooms.setdefault((who.round, home, away), {}).setdefault(r.board, [None, None])
-            pair[0 if home_ns else 1] = r
-        out = []
-        for (rnd, home, away), boards in sorted(rooms.items()):
-            both = tuple((h, a) for _, (h, a) in sorted(boards.items(), key=lambda kv: table_order(kv[0]))
-                         if h is not None and a is not None)
-            if both:
-                out.append(Match(home, away, both, str(rnd)))
-        return tuple(out)
 
     # -- what the console shows ------------------------------------------------------------------------
 
@@ -616,7 +494,6 @@ class RoomResults:
         """The field scored: scoring, whether ranked by direction, and per board and table the
         pairs, the round, the board as scored (a fouled board's group), and each side's points."""
         scored = self.scored()
-        score = scored.score
         boards: dict[str, dict[str, Json]] = {}
         for (board, table), (who, label, s) in scored.rows.items():
             boards.setdefault(board, {})[table] = {
@@ -627,6 +504,12 @@ class RoomResults:
                 "percent_ns": None if s is None else _round2(s.percent_ns),
                 "percent_ew": None if s is None else _round2(s.percent_ew),
                 "top": None if s is None else _round2(s.top)}
+        return {**self._how(scored), "boards": boards, "fouled": scored.groups}
+
+    def _how(self, scored: _Scored) -> Json:
+        """How the field is scored: name, scoring, by direction, the session; with sections playing
+        the same boards, the ranking that is ``official`` (``field`` or ``section``; else None)."""
+        score = scored.score
         session = self.session
         return {"name": self.name,
                 "scoring": (session.scoring if session is not None else Scoring.MP).value,
@@ -635,21 +518,24 @@ class RoomResults:
                     "name": session.name, "movement": session.kind.value, "rounds": session.rounds,
                     "boards_per_round": session.movement(session.sections[0][0]).boards_per_round,
                     "sections": [name for name, _ in session.sections]},
-                "boards": boards, "fouled": scored.groups}
+                "official": None if session is None or not self._sectioned() or session.scoring is Scoring.TEAMS
+                else session.official.value}
 
     def ranking(self) -> list[Json]:
         """Every pair (or team): place, total, percentage (matchpoints), boards played, in rank
         order (North-South's field, then East-West's, when ranked by direction)."""
-        score = self.scored().score
-        if score is None:
+        scored = self.scored()
+        if scored.score is None:
             return []
-        return [_standing(st) for st in score.standings]
+        if scored.ranking is None:  # made once a scoring: the console reads it for its page and the players'
+            scored.ranking = (ranking_rows(scored.sections) if scored.sections is not None
+                              else [standing_json(st) for st in scored.score.standings])
+        return list(scored.ranking)
 
     def report(self) -> Json:
         """The ranking with how it was scored: ``scores`` without the boards, plus ``ranking``."""
-        out = self.scores()
-        del out["boards"]
-        return {**out, "ranking": self.ranking()}
+        scored = self.scored()
+        return {**self._how(scored), "fouled": scored.groups, "ranking": self.ranking()}
 
     def event_score(self) -> EventScore | None:
         """The session scored so far (None: no result yet), for the exports."""
@@ -693,21 +579,9 @@ class RoomResults:
                          "percent": None if s is None else _round2(s.percent_ns if ns else s.percent_ew),
                          "top": None if s is None else _round2(s.top), "law15": who.law15})
         rows.sort(key=lambda row: (row["round"] or 0, table_order(str(row["board"]))))
-        found = scored.standing(pair, section)
-        standing = None if found is None else _standing(found)
+        standing = scored.standing_row(pair, section, self.ranking)
         return {"pair": pair, "section": section, "standing": standing, "boards": rows}
 
 
 _DESK_FIELDS = ("lead", "artificial", "assigned", "weighted", "penalty_ns", "penalty_ew", "original", "desk")
 """What a traveller row shows of the Director's entries (``controller.room.adjustments``)."""
-
-
-def _set_boards(movement: Movement, sitting: Sitting) -> tuple[int, ...]:
-    return movement.boards(sitting.board_set)
-
-
-def _standing(st: Standing) -> Json:
-    place = None if st.rank is None else f"{st.rank}=" if st.tied > 1 else str(st.rank)
-    return {"pair": st.pair, "section": st.section, "direction": st.direction, "boards": st.boards,
-            "total": round(st.total, 2), "percent": _round2(st.percent), "average": _round2(st.average),
-            "rank": st.rank, "tied": st.tied, "place": place}

@@ -383,6 +383,13 @@ function rankingValue(r) {
   return (r.total > 0 ? "+" : "") + points(r.total) + " IMP";
 }
 
+// sections playing the same boards (controller/fieldscore/field.py): the pair's place in the other ranking
+function otherPlace(r) {
+  const official = room.scores && room.scores.official;
+  if (!official || r.field_place === undefined) return null;
+  return official === "section" ? "field " + (r.field_place || "\u2013") : "section " + (r.section_place || "\u2013");
+}
+
 function samePair(a, b) {
   return a !== null && b !== null && a.pair === b.pair && (a.section || "") === (b.section || "");
 }
@@ -391,7 +398,8 @@ function renderRanking() {
   const scores = room.scores || {};
   const ranking = room.ranking || [];
   replaceChildren("ranking-how", ranking.length ? [SCORING_WORD[scores.scoring] || scores.scoring,
-    scores.session ? scores.session.name + " (" + scores.session.movement.replace("_", " ") + ")" : null]
+    scores.session ? scores.session.name + " (" + scores.session.movement.replace("_", " ") + ")" : null,
+    scores.official ? (scores.official === "section" ? "ranked in each section" : "ranked across the field") : null]
     .filter(Boolean).join(" \u00b7 ") : "");
   if (!ranking.length) {
     replaceChildren("ranking", el("p", { class: "muted" }, "No result yet"));
@@ -399,7 +407,9 @@ function renderRanking() {
   }
   const fields = [];
   for (const r of ranking) {
-    const name = scores.by_direction ? FIELD_WORD[r.direction] || "" : "";
+    const direction = scores.by_direction ? FIELD_WORD[r.direction] || "" : "";
+    const section = scores.official === "section" && r.section ? "Section " + r.section : "";
+    const name = [section, direction].filter(Boolean).join(" \u00b7 ");
     let field = fields.find((f) => f.name === name);
     if (!field) fields.push(field = { name, rows: [] });
     field.rows.push(r);
@@ -415,7 +425,8 @@ function renderRanking() {
         el("span", { class: "rank-place" }, r.place || "\u2013"),
         el("span", { class: "rank-pair" }, pairWords(r), pairNames(r.section, r.pair)),
         el("span", { class: "rank-value" }, rankingValue(r)),
-        el("span", { class: "rank-boards" }, r.boards + (r.boards === 1 ? " board" : " boards"))),
+        el("span", { class: "rank-boards" }, r.boards + (r.boards === 1 ? " board" : " boards")
+          + (otherPlace(r) ? " \u00b7 " + otherPlace(r) : ""))),
         open ? scorecardNode(r) : null);
     })))));
 }
