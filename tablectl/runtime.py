@@ -619,7 +619,7 @@ def _answer(reply: Mapping[str, Any], outcome: Outcome) -> dict[str, Any]:
     reason = None if step is None else next((ev.detail or "refused" for ev in step.events if ev.kind == "rejected"),
                                             None)
     out: dict[str, Any] = {**reply, "accepted": reason is None, "reason": reason, "alarm": False}
-    out["what"] = ("the console's command was applied" if reason is None
+    out["what"] = ((str(reply.get("what") or "") or "the console's command was applied") if reason is None
                    else f"the console's command was refused: {reason}")
     if step is not None and step.irregularities:
         out["irregularities"] = [i.id for i in step.irregularities]

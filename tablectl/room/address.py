@@ -10,6 +10,7 @@ the broker against, e.g. a club's self-signed one; without it, the system's CAs.
     bridge/CLUB/table/ID/result/BOARD    retained
     bridge/CLUB/table/ID/command         console -> table
     bridge/CLUB/table/ID/results         retained, console -> table: what its players may see
+    bridge/CLUB/table/ID/desk            retained, console -> table: the Director's corrections of its results
     bridge/CLUB/console/ack/ID           retained, console -> table: what the console holds
     bridge/CLUB/console/head/ID          retained, head console -> table (over the bridge): what it holds
     bridge/CLUB/public/ID/...            the optional spectator feed
@@ -130,6 +131,11 @@ class Topics:
         return f"{self.base}/results"
 
     @property
+    def desk(self) -> str:
+        """Retained, console -> table: the Director's corrections of its results (``controller.room.deskmsg``)."""
+        return f"{self.base}/desk"
+
+    @property
     def ack(self) -> str:
         """Retained, console -> table: the session and highest ``seq`` the console holds."""
         return f"bridge/{self.club}/console/ack/{self.table}"
@@ -148,8 +154,8 @@ class Topics:
     @property
     def subscriptions(self) -> tuple[str, ...]:
         """What the table subscribes to: its commands, the console's acknowledgement, the head
-        console's (rooms bridged to a centre) and the results for its players."""
-        return (self.command, self.ack, self.head_ack, self.player_results)
+        console's (rooms bridged to a centre), the results for its players and the Director's corrections."""
+        return (self.command, self.ack, self.head_ack, self.player_results, self.desk)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +216,11 @@ class ClubTopics:
     def player_results(self) -> str:
         """Every table's results for its players (the console writes them; nobody else may)."""
         return f"bridge/{self.club}/table/+/results"
+
+    @property
+    def desks(self) -> str:
+        """Every table's corrections from the Director's desk (the console writes them; nobody else may)."""
+        return f"bridge/{self.club}/table/+/desk"
 
     @property
     def acks(self) -> str:
