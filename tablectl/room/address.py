@@ -11,6 +11,7 @@ the broker against, e.g. a club's self-signed one; without it, the system's CAs.
     bridge/CLUB/table/ID/command         console -> table
     bridge/CLUB/table/ID/results         retained, console -> table: what its players may see
     bridge/CLUB/table/ID/desk            retained, console -> table: the Director's corrections of its results
+    bridge/CLUB/roster                   retained, console -> tables: the club's roster, names and numbers only
     bridge/CLUB/console/ack/ID           retained, console -> table: what the console holds
     bridge/CLUB/console/head/ID          retained, head console -> table (over the bridge): what it holds
     bridge/CLUB/public/ID/...            the optional spectator feed
@@ -136,6 +137,12 @@ class Topics:
         return f"{self.base}/desk"
 
     @property
+    def roster(self) -> str:
+        """Retained, console -> every table: the club's roster (names and federation numbers only), for
+        the players who name themselves at the table page."""
+        return f"bridge/{self.club}/roster"
+
+    @property
     def ack(self) -> str:
         """Retained, console -> table: the session and highest ``seq`` the console holds."""
         return f"bridge/{self.club}/console/ack/{self.table}"
@@ -154,8 +161,9 @@ class Topics:
     @property
     def subscriptions(self) -> tuple[str, ...]:
         """What the table subscribes to: its commands, the console's acknowledgement, the head
-        console's (rooms bridged to a centre), the results for its players and the Director's corrections."""
-        return (self.command, self.ack, self.head_ack, self.player_results, self.desk)
+        console's (rooms bridged to a centre), the results for its players, the Director's corrections
+        and the club's roster."""
+        return (self.command, self.ack, self.head_ack, self.player_results, self.desk, self.roster)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +229,11 @@ class ClubTopics:
     def desks(self) -> str:
         """Every table's corrections from the Director's desk (the console writes them; nobody else may)."""
         return f"bridge/{self.club}/table/+/desk"
+
+    @property
+    def roster(self) -> str:
+        """The club's roster for the tables (names and federation numbers; the console writes it)."""
+        return f"bridge/{self.club}/roster"
 
     @property
     def acks(self) -> str:

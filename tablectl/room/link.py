@@ -42,6 +42,9 @@ The engine thread only sets a flag after each commit (``TableRuntime.subscribe``
   ``console`` (``controller.table.corrections``: the table's own record keeps it, Law 79C) and
   answered on ``alert`` (``{"alert": "desk", "entry", "accepted", "reason"}``); an entry the log
   holds already is skipped, so a message that comes again (every reconnection) changes nothing.
+* **The club's roster** (``bridge/<club>/roster``, retained, from the console only): the names and
+  federation numbers the players pick from when they name themselves at the table page
+  (``web_ui.table_players``); the table keeps nothing else of it.
 * **Results for the players** (``results``, retained, from the console only: the broker's ACL):
   what this table's players may see of the room's results (``controller.room.players``), handed
   to ``TableRuntime.take_room_results`` for the results page (``web_ui.player_results``). A
@@ -253,6 +256,8 @@ class TableLink:
                 self._commands.put(bytes(message.payload))
         elif message.topic == self.topics.player_results:
             self._take_results(bytes(message.payload))
+        elif message.topic == self.topics.roster:
+            self._take_roster(bytes(message.payload))
         elif message.topic == self.topics.desk and 0 < len(message.payload) <= DESK_LIMIT:
             self._commands.put(b"desk:" + bytes(message.payload))
 
@@ -292,6 +297,24 @@ class TableLink:
             log.warning("table %s: unreadable results from the console ignored", self.table)
             return
         take(body)
+
+    def _take_roster(self, payload: bytes) -> None:
+        """The club's roster (``roster``, retained, from the console): names and federation numbers are
+        all the table keeps, whatever else a message carries (the players' page lists them)."""
+        take = getattr(self.runtime, "take_roster", None)
+        if take is None or not payload or len(payload) > RESULTS_LIMIT:
+            return
+        try:
+            body = json.loads(payload)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            body = None
+        members = body.get("members") if isinstance(body, dict) and body.get("kind") == "roster" else None
+        if not isinstance(members, list):
+            log.warning("table %s: an unreadable roster from the console ignored", self.table)
+            return
+        take([{"name": m["name"], "federation_id": m.get("federation_id") or ""} for m in members
+              if isinstance(m, dict) and isinstance(m.get("name"), str) and m["name"].strip()
+              and isinstance(m.get("federation_id") or "", str)])
 
     def _take_ack(self, payload: bytes, *, head: bool = False) -> None:
         try:

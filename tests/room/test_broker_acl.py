@@ -230,3 +230,19 @@ def test_only_the_console_writes_a_tables_corrections_and_only_that_table_reads_
     late.subscribe(T2.desk)
     console.publish(T2.desk, b"sentinel", retain=True)
     assert late.wait_for(T2.desk).payload == b"sentinel" and len(late.messages) == 1
+
+
+def test_only_the_console_writes_the_clubs_roster_and_every_table_reads_it(club_broker: Broker, peers: Peers) -> None:
+    """The roster the players pick their names from at the table page comes from the console alone."""
+    roster = CLUB_TOPICS.roster
+    table1 = peers(club_broker.url("1")).connected()
+    table1.subscribe(roster)
+    table2 = peers(club_broker.url("2")).connected()
+    table2.publish(roster, b'{"forged": true}', retain=True)  # routed (or dropped) before what follows
+    console = peers(club_broker.url("console")).connected()
+    console.publish(roster, b'{"kind": "roster", "members": []}', retain=True)
+    assert table1.wait_for(roster).payload == b'{"kind": "roster", "members": []}'
+    assert len(table1.messages) == 1  # nothing forged came first
+    table3 = peers(club_broker.url("3")).connected()
+    table3.subscribe(roster)
+    assert table3.wait_for(roster).payload == b'{"kind": "roster", "members": []}'

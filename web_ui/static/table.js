@@ -71,6 +71,7 @@ function correctionRow(b) {
 // Renders a public payload (table or spectator) into the page's elements
 function renderPublic(view, opts) {
   window.lastView = view;
+  if (window.onTableView) window.onTableView(view);  // table.players.js: the naming panel goes with the first board
   document.title = view.table_name || "Bridge table";
   replaceChildren("title", view.table_name || "Bridge table");
   const board = view.board;
