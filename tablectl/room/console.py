@@ -62,7 +62,7 @@ from tablectl.room.console_store import ConsoleStore, Message, Refusal, restore
 from tablectl.room.intake import Claims, Refused, Taken, foreign_console, prev_of, read_message
 from tablectl.room.link import COMMAND_LIMIT, iso, room_client
 from tablectl.room.sessions import STALE_HOURS, session_key
-from tablectl.room.table_names import take_players_named
+from tablectl.room.table_names import take_players_named_in
 
 __all__ = ["Console", "ConsoleStore"]
 
@@ -391,7 +391,6 @@ class Console(ConsoleSession):
         damaged: list[tuple[str, str, int, int | None]] = []
         touched: set[str] = set()
         clear: list[str] = []
-        named: list[tuple[str, Json]] = []
         with self._lock:
             for topic, payload, now, retained in items:
                 if topic.startswith(f"bridge/{self.club}/console/{self._ack_area}/"):
@@ -434,8 +433,6 @@ class Console(ConsoleSession):
                     states[table] = text
                 else:
                     kept.append((table, found.session, found.seq, kind, text, now))
-                if kind == "alert" and msg.get("alert") == "players_named":
-                    named.append((table, msg))
                 if kind == "alert" and msg.get("alert") == "log_damaged" and isinstance(msg.get("since"), int):
                     damaged.append((table, str(msg.get("lost_session") or msg.get("session", "")), msg["since"],
                                     msg.get("acknowledged") if isinstance(msg.get("acknowledged"), int) else None))
@@ -458,8 +455,7 @@ class Console(ConsoleSession):
             self._sent.append(self._client.publish(topic, b"", qos=1, retain=True))
         for table, session, since, upto in damaged:
             self._send_restore(table, session, since, upto)
-        for table, msg in named:  # the players named themselves at the table page (tablectl.room.table_names)
-            take_players_named(self, table, msg)
+        take_players_named_in(self, kept)  # the players named themselves at a table page (tablectl.room.table_names)
         if touched or refused:
             self._notify()
 

@@ -55,17 +55,18 @@ def roster_text(club: str, members: list[dict[str, Any]]) -> str:
 
 
 def publish_roster(console: Any) -> None:
-    """Publish the roster when it changed (kept in ``console._published`` under ``roster``)."""
+    """Publish the roster when it changed (kept in ``console._published`` under ``roster/``: no table id
+    has a slash)."""
     if not console._connected:
         return
     text = roster_text(console.club, list(console.people.roster_json().get("members") or []))
     with console._lock:
-        if console._published.get("roster") == text:
+        if console._published.get("roster/") == text:
             return
     info = console._client.publish(f"bridge/{console.club}/roster", text, qos=1, retain=True)
     if info.rc == mqtt.MQTT_ERR_SUCCESS:
         with console._lock:
-            console._published["roster"] = text
+            console._published["roster/"] = text
 
 
 def publish_to_tables(console: Any) -> None:

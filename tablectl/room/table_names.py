@@ -15,14 +15,15 @@ table the session lacks, or a console without a session is left alone (logged).
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from controller.records.people import Player
 from controller.room.roster import RosterError
 
-__all__ = ["pairs_at", "take_players_named"]
+__all__ = ["pairs_at", "take_players_named", "take_players_named_in"]
 
 log = logging.getLogger(__name__)
 
@@ -80,3 +81,16 @@ def take_players_named(console: Any, table: str, body: Mapping[str, Any]) -> lis
     if named:
         console.people_changed()
     return named
+
+
+def take_players_named_in(console: Any, kept: Iterable[tuple[str, str, int, str, str, float]]) -> None:
+    """``take_players_named`` for each new ``players_named`` alert among the messages the console just
+    kept (``(table, session, seq, kind, text, received)``)."""
+    for table, _session, _seq, kind, text, _at in kept:
+        if kind == "alert" and '"players_named"' in text:
+            try:
+                body = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(body, dict) and body.get("alert") == "players_named":
+                take_players_named(console, table, body)
