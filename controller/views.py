@@ -244,9 +244,9 @@ def _sheet(state: TableState) -> Json:
         out["vulnerability"] = str(vul)
     out["boards"] = [_result(o, state) for o in state.boards]
     if state.code.rules.duplicated_boards and state.boards:
-        last = state.boards[-1]
-        out["board_score"] = {"number": last.board.number, "score_ns": last.score_ns,
-                              "score_ew": None if last.score_ns is None else -last.score_ns}
+        last = out["boards"][-1]  # as it stands: the Director's correction when one stands (Law 79C)
+        out["board_score"] = {"number": last["number"], "score_ns": last["score_ns"],
+                              "score_ew": None if last["score_ns"] is None else -last["score_ns"]}
     return out
 
 

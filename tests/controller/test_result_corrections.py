@@ -106,3 +106,4 @@ def test_the_players_table_page_shows_the_corrected_result_and_what_was_played()
     row = table_view(state)["score"]["boards"][0]
     assert (row["contract"], row["tricks"], row["score_ns"], row["status"]) == ("6NT", 12, 990, "corrected")
     assert row["original"]["contract"] == "7NT" and row["corrected_by"]["reason"] == "6NT was bid"
+    assert table_view(state)["score"]["board_score"] == {"number": 1, "score_ns": 990, "score_ew": -990}
