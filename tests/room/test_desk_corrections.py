@@ -107,11 +107,12 @@ def test_a_correction_sent_again_is_one_entry_in_the_log(
         text = console._published["desk/1"]
         for _ in range(3):  # the retained message again, as every reconnection brings it
             console._client.publish("bridge/testclub/table/1/desk", text, qos=1, retain=True)
+        # a command the table refuses, after them: its answer says the table has read everything before it
         console._client.publish("bridge/testclub/table/1/command", json.dumps(
-            {"v": 1, "club": "testclub", "table": "1", "command": "view", "seconds": 1}), qos=1)
-        wait(lambda: table.link._commands.empty(), what="the table to read them")
-        assert table.rt.sync(5)
+            {"v": 1, "club": "testclub", "table": "1", "ref": "probe", "command": "nonsense"}), qos=1)
+        wait(lambda: any(x.get("ref") == "probe" for x in list(console.room.alerts)), what="the table to read them")
         assert len(_corrections(table)) == 1
+        assert len(_desk_answers(console)) == 1  # answered once
     finally:
         table.stop()
     assert sum(1 for x in _log_actions(tmp_path / "table-1.sqlite") if "correction" in x) == 1
