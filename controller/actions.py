@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from controller.calls import Call, Denomination
 from controller.cards import Card
+from controller.contract import Contract
 from controller.deal import Deal
 from controller.seats import Seat, Vulnerability
 
@@ -23,6 +24,7 @@ __all__ = [
     "CallDirector",
     "Claim",
     "Concede",
+    "CorrectResult",
     "Declare",
     "Dispute",
     "DoubleDeclaration",
@@ -35,6 +37,7 @@ __all__ = [
     "Satisfied",
     "SessionStart",
     "StopCard",
+    "UndoCorrection",
     "UndoRuling",
 ]
 
@@ -200,6 +203,40 @@ class Adjust:
 
 
 @dataclass(frozen=True, slots=True)
+class CorrectResult:
+    """The Director corrects a finished board's recorded result (Law 79C): the contract (None:
+    passed out), declarer inside it, declarer's tricks and the opening lead, as they should stand.
+
+    ``entry`` and ``made`` (the wall-clock time of the Director's entry, ISO 8601) name the
+    Director's entry at the console's desk, so the same entry is never taken twice; ``by`` and
+    ``reason`` say who made it and why. The original lines of the log stay as they were.
+    """
+
+    entry: int
+    board: int
+    contract: Contract | None
+    tricks: int
+    lead: Card | None
+    by: str
+    reason: str
+    made: str
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class UndoCorrection:
+    """The Director takes back correction ``undoes`` (entry ``entry`` of the desk): the result stands
+    as before it (Law 79C; an undo is an entry of its own, the correction stays in the log)."""
+
+    entry: int
+    undoes: int
+    by: str
+    reason: str
+    made: str
+    t: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class Declare:
     """1905: ``seat`` names the trump (``denomination``), or the dealer passes it to partner (None)."""
 
@@ -226,4 +263,4 @@ class Satisfied:
 
 Action = (SessionStart | BoardStart | MakeCall | StopCard | AlertCard | PlayCard | FaceCards
           | PickUp | CallDirector | Claim | Concede | Agree | Dispute | ExposeCard | Ruling
-          | UndoRuling | Adjust | Declare | DoubleDeclaration | Satisfied)
+          | UndoRuling | Adjust | Declare | DoubleDeclaration | Satisfied | CorrectResult | UndoCorrection)

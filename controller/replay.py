@@ -34,6 +34,7 @@ from controller.table import (
     finish_session,
     step,
 )
+from controller.table.corrections import corrected_fields, standing
 from controller.values import evolve
 
 __all__ = [
@@ -88,11 +89,23 @@ def outcome_json(outcome: BoardOutcome, state: TableState) -> dict[str, Any]:
     if outcome.entries and not state.code.rules.duplicated_boards:  # a rubber's or Chicago's sheet
         entry["sheet"] = [{"side": str(e.side), "points": e.points,
                            "below": e.below, "label": e.label} for e in outcome.entries]
-    return entry
+    return corrected_fields(outcome, state, entry)
 
 
 def _session_json(state: TableState) -> dict[str, Any]:
-    return {"code": state.code.name, "total_ns": state.total_ns}
+    """The session's code and North-South's total; with the Director's corrections standing, the total
+    is the corrected boards' (``total_ns_original``: as played)."""
+    out: dict[str, Any] = {"code": state.code.name, "total_ns": state.total_ns}
+    if state.corrections:
+        delta = 0
+        for o in state.boards:
+            now = standing(state, o.board.index)
+            if now is not None:
+                delta += now.score_ns - (o.score_ns or 0)
+        if delta:
+            out["total_ns_original"] = state.total_ns
+            out["total_ns"] = state.total_ns + delta
+    return out
 
 
 def replay_log(lines: Iterable[LogLine], progress: Progress | None = None) -> ReplayReport:

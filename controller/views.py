@@ -48,6 +48,7 @@ from controller.seats import SEATS, Seat, Side
 from controller.sensing.events import DeviceHealth
 from controller.sensing.translate import Notice
 from controller.table import BoardOutcome, BoardState, Phase, TableState, think_times
+from controller.table.corrections import corrected_fields
 from controller.tablewords import (
     board_of,
     facts,
@@ -206,12 +207,15 @@ def _outcome_of(state: TableState, board: BoardState) -> BoardOutcome | None:
     return None
 
 
-def _result(outcome: BoardOutcome) -> Json:
+def _result(outcome: BoardOutcome, state: TableState) -> Json:
+    """A finished board's result as it stands: the Director's correction when one stands (Law 79C),
+    with ``original`` and ``corrections`` (``controller.table.corrections``)."""
     b = outcome.board
-    return {"index": b.index, "number": b.number, "contract": b.contract_text,
-            "declarer": None if b.contract is None else str(b.contract.declarer),
-            "vul": str(b.vulnerability), "status": outcome.status, "tricks": outcome.tricks,
-            "result": outcome.result, "score_ns": outcome.score_ns}
+    return corrected_fields(outcome, state, {
+        "index": b.index, "number": b.number, "contract": b.contract_text,
+        "declarer": None if b.contract is None else str(b.contract.declarer),
+        "vul": str(b.vulnerability), "status": outcome.status, "tricks": outcome.tricks,
+        "result": outcome.result, "score_ns": outcome.score_ns})
 
 
 def _sheet(state: TableState) -> Json:
@@ -238,11 +242,11 @@ def _sheet(state: TableState) -> Json:
     vul = getattr(sheet, "vulnerability", None)
     if vul is not None:
         out["vulnerability"] = str(vul)
-    out["boards"] = [_result(o) for o in state.boards]
+    out["boards"] = [_result(o, state) for o in state.boards]
     if state.code.rules.duplicated_boards and state.boards:
-        last = state.boards[-1]
-        out["board_score"] = {"number": last.board.number, "score_ns": last.score_ns,
-                              "score_ew": None if last.score_ns is None else -last.score_ns}
+        last = out["boards"][-1]  # as it stands: the Director's correction when one stands (Law 79C)
+        out["board_score"] = {"number": last["number"], "score_ns": last["score_ns"],
+                              "score_ew": None if last["score_ns"] is None else -last["score_ns"]}
     return out
 
 
@@ -302,7 +306,7 @@ def _public_board(state: TableState, board: BoardState, history: bool) -> Json:
                         "disputed": claim.disputed is not None}
     outcome = _outcome_of(state, board) if board.phase is Phase.DONE else None
     if outcome is not None:
-        out["result"] = _result(outcome)
+        out["result"] = _result(outcome, state)
     return out
 
 

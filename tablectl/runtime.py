@@ -175,6 +175,10 @@ class TableRuntime:
         self._restored_upto = 0
         """The highest seq restored from the room's copy (``restore``)."""
         self._room_results: dict[str, Any] | None = None
+        self._roster: tuple[dict[str, str], ...] = ()
+        """The club's roster as the console sends it to the tables: names and federation numbers only."""
+        self._named: dict[str, dict[str, str]] = {}
+        """The players who named themselves at the table page (seat -> name, federation number)."""
         """What the room's console last published for this table's players (kept in memory: the
         broker keeps it retained, and gives it again when the link reconnects)."""
         self._in_room = False
@@ -371,6 +375,34 @@ class TableRuntime:
             self._room_results = dict(body)
             self._in_room = True
             self.room_version += 1
+        self._notify()
+
+    def take_roster(self, members: Sequence[Mapping[str, str]]) -> None:
+        """Keep the club's roster the console sent (``tablectl.room.link``): names and numbers only."""
+        kept = tuple({"name": str(m["name"]), "federation_id": str(m.get("federation_id", ""))} for m in members)
+        with self._lock:
+            self._roster = kept
+
+    def room_roster(self) -> tuple[dict[str, str], ...]:
+        """The club's roster for the table page's list (names and federation numbers)."""
+        with self._lock:
+            return self._roster
+
+    def players_named(self) -> dict[str, dict[str, str]]:
+        """Who named themselves at the table page so far (seat -> ``name``, ``federation_id``)."""
+        with self._lock:
+            return {seat: dict(p) for seat, p in self._named.items()}
+
+    def name_players(self, players: Mapping[str, Mapping[str, str]]) -> None:
+        """The players at the table name themselves (``web_ui.table_players``): kept for the page and
+        written to the log as an ``alert`` row (``players_named``) that the link sends the console,
+        which seats them in its Players panel unless the Director named the pair himself."""
+        named = {seat: {"name": p["name"], "federation_id": p.get("federation_id", "")} for seat, p in players.items()}
+        with self._lock:
+            self._named = {**self._named, **named}
+        words = ", ".join(f"{seat} {p['name']}" for seat, p in named.items())
+        self.report({"alert": "players_named", "players": named, "alarm": False,
+                     "what": f"the players named themselves at the table: {words}"})
         self._notify()
 
     def join_room(self) -> None:
@@ -619,7 +651,7 @@ def _answer(reply: Mapping[str, Any], outcome: Outcome) -> dict[str, Any]:
     reason = None if step is None else next((ev.detail or "refused" for ev in step.events if ev.kind == "rejected"),
                                             None)
     out: dict[str, Any] = {**reply, "accepted": reason is None, "reason": reason, "alarm": False}
-    out["what"] = ("the console's command was applied" if reason is None
+    out["what"] = ((str(reply.get("what") or "") or "the console's command was applied") if reason is None
                    else f"the console's command was refused: {reason}")
     if step is not None and step.irregularities:
         out["irregularities"] = [i.id for i in step.irregularities]

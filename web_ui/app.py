@@ -2,7 +2,8 @@
 
 Three audiences (``controller.views`` decides what each may see):
 
-- the **table page** ``/`` and ``GET /api/table``, ``/ws/table``: public information only;
+- the **table page** ``/`` and ``GET /api/table``, ``/ws/table``: public information only; before
+  the first board the players name themselves there (``web_ui.table_players``);
 - the **spectator page** ``/spectator`` and ``GET /api/spectator``, ``/ws/spectator``: the
   public information with the whole play, ``settings.spectator_delay`` seconds late;
   at a table in a club room both public audiences see a board only once the room has released
@@ -64,6 +65,7 @@ from web_ui.security import (
     set_session_cookie,
 )
 from web_ui.service import PUBLIC_RECORDS, PublicRecords, Submitted, TableService, WebSettings
+from web_ui.table_players import table_players_router
 
 __all__ = ["create_app"]
 
@@ -392,6 +394,7 @@ def create_app(service: TableService, settings: WebSettings, *,
     app.include_router(public)
     app.include_router(arb)
     app.include_router(player_results_router(service, settings.table_name))
+    app.include_router(table_players_router(service))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(HostCheck, hosts=settings.hosts)  # outermost: an unknown host reaches nothing
 

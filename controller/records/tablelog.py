@@ -17,12 +17,13 @@ from controller import actions as a
 from controller.calls import Call, Denomination
 from controller.cards import Card
 from controller.codes import LOG_DEFAULT_CODE
+from controller.contract import Contract
 from controller.deal import Deal
 from controller.errors import BridgeTableError, RecordError
 from controller.records import jsontext
 from controller.seats import Seat, Vulnerability
 
-__all__ = ["LogLine", "action_to_json", "dump", "dumps", "load", "loads", "parse_line"]
+__all__ = ["LogLine", "action_to_json", "correction_json", "dump", "dumps", "load", "loads", "parse_line"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,41 @@ def _session(spec: Any, t: float) -> a.SessionStart:
     return a.SessionStart(str(code), settings, t)
 
 
+def _text(spec: dict[str, Any], key: str, what: str) -> str:
+    value = spec.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise RecordError(f"{what} must be a non-empty text, not {value!r}")
+    return value
+
+
+def _correction(spec: Any, t: float) -> a.CorrectResult:
+    """``{"entry", "board", "contract", "declarer", "tricks", "lead", "by", "reason", "made"}``."""
+    if not isinstance(spec, dict):
+        raise RecordError("'correction' must be an object")
+    contract_text = _text(spec, "contract", "the corrected contract")
+    contract: Contract | None = None
+    tricks = 0
+    lead = None
+    if contract_text.strip().upper() != "PASS":
+        contract = Contract.parse(contract_text, Seat.parse(_text(spec, "declarer", "the corrected declarer")))
+        tricks = _int(spec.get("tricks"), "corrected tricks")
+        if not 0 <= tricks <= 13:
+            raise RecordError(f"corrected tricks are 0 to 13, not {tricks}")
+        if spec.get("lead") is not None:
+            lead = Card.parse(str(spec["lead"]))
+    return a.CorrectResult(_int(spec.get("entry"), "correction entry"), _int(spec.get("board"), "corrected board"),
+                           contract, tricks, lead, _text(spec, "by", "who corrected ('by')"),
+                           _text(spec, "reason", "why ('reason')"), _text(spec, "made", "when ('made')"), t)
+
+
+def _undo_correction(spec: Any, t: float) -> a.UndoCorrection:
+    if not isinstance(spec, dict):
+        raise RecordError("'undo_correction' must be an object")
+    return a.UndoCorrection(_int(spec.get("entry"), "undo entry"), _int(spec.get("undoes"), "undone correction"),
+                            _text(spec, "by", "who took it back ('by')"), _text(spec, "reason", "why ('reason')"),
+                            _text(spec, "made", "when ('made')"), t)
+
+
 def _declare(value: Any) -> Denomination | None:
     text = str(value)
     return None if text.lower() == "pass" else Denomination.parse(text)
@@ -103,6 +139,10 @@ def action_of(obj: Any) -> a.Action:
         return _ruling(obj["ruling"], t)
     if "undo_ruling" in obj:
         return a.UndoRuling(_int(obj["undo_ruling"], "undone ruling id"), t)
+    if "correction" in obj:
+        return _correction(obj["correction"], t)
+    if "undo_correction" in obj:
+        return _undo_correction(obj["undo_correction"], t)
     if "adjust" in obj:
         spec = obj["adjust"]
         if not isinstance(spec, dict):
@@ -218,6 +258,11 @@ def action_to_json(action: a.Action) -> dict[str, Any]:
         return {"t": t, "adjust": {"tricks": action.tricks}}
     if isinstance(action, a.UndoRuling):
         return {"t": t, "undo_ruling": action.id}
+    if isinstance(action, a.CorrectResult):
+        return {"t": t, "correction": correction_json(action)}
+    if isinstance(action, a.UndoCorrection):
+        return {"t": t, "undo_correction": {"entry": action.entry, "undoes": action.undoes, "by": action.by,
+                                            "reason": action.reason, "made": action.made}}
     seat = str(action.seat)
     body: dict[str, Any]
     if isinstance(action, a.MakeCall):
@@ -254,6 +299,17 @@ def action_to_json(action: a.Action) -> dict[str, Any]:
     else:
         body = {"satisfied": True}
     return {"t": t, "seat": seat, **body}
+
+
+def correction_json(action: a.CorrectResult) -> dict[str, Any]:
+    """The ``correction`` object of a correction (docs/table-log.md)."""
+    c = action.contract
+    out: dict[str, Any] = {"entry": action.entry, "board": action.board, "contract": "Pass" if c is None else c.text}
+    if c is not None:
+        out |= {"declarer": str(c.declarer), "tricks": action.tricks}
+        if action.lead is not None:
+            out["lead"] = str(action.lead)
+    return out | {"by": action.by, "reason": action.reason, "made": action.made}
 
 
 def dumps(actions: Iterable[a.Action]) -> str:

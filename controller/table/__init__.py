@@ -27,6 +27,7 @@ package's own, shared between its modules):
 - ``claims``: claims and concessions (Laws 68-71)
 - ``apply``: a ruling checked, applied and undone (Laws 7, 13-14, 45E, 52, 82)
 - ``closing``: a board closed and scored, revoke transfers, adjustments (Laws 12, 64, 79, 82)
+- ``corrections``: the Director's corrections of a finished board's result (Law 79C)
 - ``timing``: think times and hesitations (Laws 16, 73)
 - ``_common``: irregularities raised and settled, calls and cards held, obligations
 """

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from controller import rulings as r
 from controller.auction import Auction
@@ -25,6 +26,9 @@ from controller.play import Play
 from controller.rulings import Held, Obligation, PenaltyCard, Policy, RevokeRecord
 from controller.seats import Seat, Side, Vulnerability
 from controller.tempo import TempoSettings
+
+if TYPE_CHECKING:
+    from controller.table.corrections import CorrectionEntry
 
 __all__ = ["BoardOutcome", "BoardState", "Event", "PendingClaim", "Phase", "Step", "TableState"]
 
@@ -167,6 +171,8 @@ class TableState:
     policy: Policy = Policy()
     tempo: TempoSettings = TempoSettings()
     before_ruling: tuple[tuple[int, TableState], ...] = ()
+    corrections: tuple[CorrectionEntry, ...] = ()
+    """The Director's corrections of finished boards' results and their undoing (``corrections``, Law 79C)."""
 
     @classmethod
     def new(cls, code: str = LOG_DEFAULT_CODE, settings: dict[str, object] | None = None) -> TableState:

@@ -16,6 +16,7 @@ from controller.table.auction import _alert, _call, _stop
 from controller.table.bridge1905 import _declaration
 from controller.table.claims import _agree, _claim, _dispute
 from controller.table.closing import _adjust, _close
+from controller.table.corrections import correct, undo_correction
 from controller.table.penalties import _expose
 from controller.table.play import _card, _face
 from controller.table.state import BoardState, Event, Phase, Step, TableState
@@ -73,12 +74,13 @@ _HANDLERS: dict[type, Any] = {
     a.Dispute: _dispute, a.ExposeCard: _expose, a.UndoRuling: _undo,
     a.Ruling: _ruling, a.Adjust: _adjust, a.Declare: _declaration,
     a.DoubleDeclaration: _declaration, a.Satisfied: _declaration,
+    a.CorrectResult: correct, a.UndoCorrection: undo_correction,
 }
 
 
 def step(state: TableState, action: a.Action) -> Step:
     """The table after ``action``: new state, events and any irregularities raised."""
-    if state.finished:
+    if state.finished and not isinstance(action, a.CorrectResult | a.UndoCorrection):  # Law 79C: after the end too
         return _reject(state, "the session has ended", action)
     handler = _HANDLERS.get(type(action))
     if handler is None:

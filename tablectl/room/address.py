@@ -10,6 +10,8 @@ the broker against, e.g. a club's self-signed one; without it, the system's CAs.
     bridge/CLUB/table/ID/result/BOARD    retained
     bridge/CLUB/table/ID/command         console -> table
     bridge/CLUB/table/ID/results         retained, console -> table: what its players may see
+    bridge/CLUB/table/ID/desk            retained, console -> table: the Director's corrections of its results
+    bridge/CLUB/roster                   retained, console -> tables: the club's roster, names and numbers only
     bridge/CLUB/console/ack/ID           retained, console -> table: what the console holds
     bridge/CLUB/console/head/ID          retained, head console -> table (over the bridge): what it holds
     bridge/CLUB/public/ID/...            the optional spectator feed
@@ -130,6 +132,17 @@ class Topics:
         return f"{self.base}/results"
 
     @property
+    def desk(self) -> str:
+        """Retained, console -> table: the Director's corrections of its results (``controller.room.deskmsg``)."""
+        return f"{self.base}/desk"
+
+    @property
+    def roster(self) -> str:
+        """Retained, console -> every table: the club's roster (names and federation numbers only), for
+        the players who name themselves at the table page."""
+        return f"bridge/{self.club}/roster"
+
+    @property
     def ack(self) -> str:
         """Retained, console -> table: the session and highest ``seq`` the console holds."""
         return f"bridge/{self.club}/console/ack/{self.table}"
@@ -148,8 +161,9 @@ class Topics:
     @property
     def subscriptions(self) -> tuple[str, ...]:
         """What the table subscribes to: its commands, the console's acknowledgement, the head
-        console's (rooms bridged to a centre) and the results for its players."""
-        return (self.command, self.ack, self.head_ack, self.player_results)
+        console's (rooms bridged to a centre), the results for its players, the Director's corrections
+        and the club's roster."""
+        return (self.command, self.ack, self.head_ack, self.player_results, self.desk, self.roster)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +224,16 @@ class ClubTopics:
     def player_results(self) -> str:
         """Every table's results for its players (the console writes them; nobody else may)."""
         return f"bridge/{self.club}/table/+/results"
+
+    @property
+    def desks(self) -> str:
+        """Every table's corrections from the Director's desk (the console writes them; nobody else may)."""
+        return f"bridge/{self.club}/table/+/desk"
+
+    @property
+    def roster(self) -> str:
+        """The club's roster for the tables (names and federation numbers; the console writes it)."""
+        return f"bridge/{self.club}/roster"
 
     @property
     def acks(self) -> str:

@@ -12,8 +12,11 @@
     table ``ID`` may write only its own ``bridge/CLUB/table/ID/{state,event,alert,result/#}``
     and ``bridge/CLUB/public/ID/#``, and read only its ``command`` topic, the console's
     ``bridge/CLUB/console/ack/ID``, the head console's ``bridge/CLUB/console/head/ID`` (rooms
-    bridged to a centre: ``tablectl.room.bridge``) and the results for its players ``bridge/CLUB/table/ID/results``;
-    the console reads ``bridge/CLUB/#`` and writes the tables' ``command`` and ``results`` topics
+    bridged to a centre: ``tablectl.room.bridge``), the results for its players ``bridge/CLUB/table/ID/results``
+    and the Director's corrections of its results ``bridge/CLUB/table/ID/desk``, and the club's roster
+    ``bridge/CLUB/roster`` (names and federation numbers only);
+    the console reads ``bridge/CLUB/#`` and writes the tables' ``command``, ``results`` and ``desk`` topics,
+    the roster
     and its ``console/ack/#``; nobody else anything.
 ``credentials.toml``
     mode 0600: each table's and the console's full room address with its password, and for
@@ -186,6 +189,8 @@ def acl_text(club: str, tables: Sequence[str]) -> str:
         f"topic read {c.everything}",
         f"topic write {c.commands}",
         f"topic write {c.player_results}",
+        f"topic write {c.desks}",
+        f"topic write {c.roster}",
         f"topic write bridge/{club}/console/ack/#",
         "# a retained result the console refuses (a board the session does not have) is cleared by it",
         f"topic write bridge/{club}/table/+/result/#",
@@ -204,6 +209,8 @@ def acl_text(club: str, tables: Sequence[str]) -> str:
             f"topic read {t.ack}",
             f"topic read {t.head_ack}",
             f"topic read {t.player_results}",
+            f"topic read {t.desk}",
+            f"topic read {t.roster}",
         ]
     return "\n".join(lines) + "\n"
 

@@ -63,6 +63,7 @@ from tablectl.room.console_store import ConsoleStore, Message, Refusal, restore
 from tablectl.room.intake import Claims, Refused, Taken, foreign_console, prev_of, read_message
 from tablectl.room.link import COMMAND_LIMIT, iso, room_client
 from tablectl.room.sessions import session_key, stale
+from tablectl.room.table_names import take_players_named_in
 
 __all__ = ["Console", "ConsoleStore"]
 
@@ -456,6 +457,7 @@ class Console(ConsoleSession):
             self._sent.append(self._client.publish(topic, b"", qos=1, retain=True))
         for table, session, since, upto in damaged:
             self._send_restore(table, session, since, upto)
+        take_players_named_in(self, kept)  # the players named themselves at a table page (tablectl.room.table_names)
         if touched or refused:
             self._notify()
 

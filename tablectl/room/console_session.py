@@ -50,6 +50,7 @@ from tablectl.room.console_desk import DeskStore, absent_kept, adjust_kept, desk
 from tablectl.room.console_people import People
 from tablectl.room.console_push import RESULTS_EVERY, Journal, ResultsStream
 from tablectl.room.console_store import ConsoleStore
+from tablectl.room.deskpush import publish_to_tables
 from tablectl.room.link import VIEW_SECONDS, iso
 from tablectl.room.sessions import archive, archive_path, archives, read_archive, session_key
 
@@ -186,6 +187,7 @@ class ConsoleSession:
             if info.rc == mqtt.MQTT_ERR_SUCCESS:
                 with self._lock:
                     self._published[table] = text
+        publish_to_tables(self)  # the Director's corrections and the roster, to the tables (tablectl.room.deskpush)
         if changed:  # e.g. the Director's minute to undo the session's end is over: the page shows it
             self._notify()
 

@@ -36,6 +36,15 @@ The engine thread only sets a flag after each commit (``TableRuntime.subscribe``
   row like any other. A command that cannot be read is refused the same way and changes
   nothing. Commands run on a worker thread (``submit`` waits for the engine). A ``restore``
   (the console's copy of what the table's log lost) goes to ``TableRuntime.restore``.
+* **The Director's corrections** (``desk``, retained, from the console only): every correction of
+  this table's results made at the console's scoring desk, and their undoing
+  (``controller.room.deskmsg``). Each entry of this session the log lacks is taken as an input from
+  ``console`` (``controller.table.corrections``: the table's own record keeps it, Law 79C) and
+  answered on ``alert`` (``{"alert": "desk", "entry", "accepted", "reason"}``); an entry the log
+  holds already is skipped, so a message that comes again (every reconnection) changes nothing.
+* **The club's roster** (``bridge/<club>/roster``, retained, from the console only): the names and
+  federation numbers the players pick from when they name themselves at the table page
+  (``web_ui.table_players``); the table keeps nothing else of it.
 * **Results for the players** (``results``, retained, from the console only: the broker's ACL):
   what this table's players may see of the room's results (``controller.room.players``), handed
   to ``TableRuntime.take_room_results`` for the results page (``web_ui.player_results``). A
@@ -59,6 +68,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.records.eventlog import BadRow, Row
+from controller.room.deskmsg import DESK_LIMIT, desk_actions
 from controller.room.messages import SCHEMA, table_state
 from tablectl.room.address import ClubAddress, Topics
 from tablectl.store import open_reader
@@ -144,6 +154,8 @@ class TableLink:
         self._view_until = 0.0
         """Wall time until which the state carries the arbiter view (the console's ``view`` command)."""
         self._commands: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._desk_refused: set[tuple[int, str]] = set()
+        """The Director's entries this table refused since the link started (not offered again)."""
         self.published = 0
         """Outbox messages handed to the broker so far (every resend counts)."""
         self._client = self._make_client()
@@ -244,6 +256,10 @@ class TableLink:
                 self._commands.put(bytes(message.payload))
         elif message.topic == self.topics.player_results:
             self._take_results(bytes(message.payload))
+        elif message.topic == self.topics.roster:
+            self._take_roster(bytes(message.payload))
+        elif message.topic == self.topics.desk and 0 < len(message.payload) <= DESK_LIMIT:
+            self._commands.put(b"desk:" + bytes(message.payload))
 
     def _take_view(self, payload: bytes) -> bool:
         """The console's ``view`` command (the Director opened this table): the state carries the
@@ -281,6 +297,24 @@ class TableLink:
             log.warning("table %s: unreadable results from the console ignored", self.table)
             return
         take(body)
+
+    def _take_roster(self, payload: bytes) -> None:
+        """The club's roster (``roster``, retained, from the console): names and federation numbers are
+        all the table keeps, whatever else a message carries (the players' page lists them)."""
+        take = getattr(self.runtime, "take_roster", None)
+        if take is None or not payload or len(payload) > RESULTS_LIMIT:
+            return
+        try:
+            body = json.loads(payload)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            body = None
+        members = body.get("members") if isinstance(body, dict) and body.get("kind") == "roster" else None
+        if not isinstance(members, list):
+            log.warning("table %s: an unreadable roster from the console ignored", self.table)
+            return
+        take([{"name": m["name"], "federation_id": m.get("federation_id") or ""} for m in members
+              if isinstance(m, dict) and isinstance(m.get("name"), str) and m["name"].strip()
+              and isinstance(m.get("federation_id") or "", str)])
 
     def _take_ack(self, payload: bytes, *, head: bool = False) -> None:
         try:
@@ -390,9 +424,39 @@ class TableLink:
             if payload is None or self._stop.is_set():
                 return
             try:
-                self._command(payload)
+                if payload.startswith(b"desk:"):
+                    self._desk(payload[5:])
+                else:
+                    self._command(payload)
             except Exception:
                 log.exception("table %s: a command from the console failed", self.table)
+
+    def _desk(self, payload: bytes) -> None:
+        """The Director's corrections of this table's results (``controller.room.deskmsg``): each entry
+        of this session the log does not hold yet goes in as an input from ``console`` and is answered
+        on ``alert``; one the table refused is offered again only when the message comes again after
+        a restart of the link (the board may be finished by then)."""
+        try:
+            actions, errors = desk_actions(json.loads(payload), self.table, self.session)
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            log.warning("table %s: unreadable corrections from the console ignored (%s)", self.table, exc)
+            return
+        for error in errors:
+            log.warning("table %s: %s", self.table, error)
+        taken = {(e.entry, e.made) for e in self.runtime.snapshot().state.corrections}
+        for action in actions:
+            key = (action.entry, action.made)
+            if key in taken or key in self._desk_refused:
+                continue  # in the log already: a correction sent twice is one entry
+            board = getattr(action, "board", None)
+            what = (f"the Director's correction {action.entry} of board {board} is in the table's log" if board
+                    else f"the Director's entry {action.entry} (correction {getattr(action, 'undoes', '')} taken "
+                    "back) is in the table's log")
+            done = self.runtime.command(action, {"alert": "desk", "entry": action.entry, "board": board,
+                                                 "kind": "correction" if board is not None else "undo",
+                                                 "what": what})
+            if done.rejected is not None:
+                self._desk_refused.add(key)
 
     def _command(self, payload: bytes) -> None:
         from tablectl.room.commands import CommandError, Restore, read_command

@@ -113,7 +113,8 @@ def test_table_topics_follow_the_tree() -> None:
     assert t.player_results == "bridge/riverside/table/12/results"
     assert t.public == "bridge/riverside/public/12"
     assert t.head_ack == "bridge/riverside/console/head/12"
-    assert t.subscriptions == (t.command, t.ack, t.head_ack, t.player_results)
+    assert t.desk == "bridge/riverside/table/12/desk"
+    assert t.subscriptions == (t.command, t.ack, t.head_ack, t.player_results, t.desk, t.roster)
     assert ClubAddress.parse("mqtt://h/riverside").topics("12") == t
 
 

@@ -205,3 +205,44 @@ def test_a_tables_players_read_only_their_own_results_and_only_the_console_write
     assert [(m.topic, m.payload) for m in table2.messages] == [(T2.player_results, b"sentinel")]
     table3.subscribe(T3.player_results)  # retained: a table that (re)connects gets its latest at once
     assert table3.wait_for(T3.player_results).payload == b'{"boards": ["9"]}'
+
+
+def test_only_the_console_writes_a_tables_corrections_and_only_that_table_reads_them(
+        club_broker: Broker, peers: Peers) -> None:
+    """The Director's corrections of a table's results (Law 79C) go to that table alone: no table may
+    forge them (its own or another's, it would change a score) nor read another table's."""
+    table2 = peers(club_broker.url("2")).connected()
+    table2.subscribe(T2.desk)
+    table2.subscribe(T3.desk)
+    table2.subscribe(T2.command)
+    table3 = peers(club_broker.url("3")).connected()
+    table3.subscribe(T3.desk)
+    table3.publish(T2.desk, b'{"forged": true}', retain=True)  # a table cannot write any
+    table2.publish(T2.desk, b'{"forged": true}', retain=True)
+    table2.publish(T3.desk, b'{"forged": true}', retain=True)
+    console = peers(club_broker.url("console")).connected()
+    console.publish(T3.desk, b'{"kind": "desk", "table": "3"}', retain=True)
+    assert table3.wait_for(T3.desk).payload == b'{"kind": "desk", "table": "3"}'
+    console.publish(T2.command, b"sentinel")
+    table2.wait_for(T2.command, b"sentinel")
+    assert table2.topics() == [T2.command]  # nothing of table 3's, nothing forged
+    late = peers(club_broker.url("2")).connected()  # nothing forged was retained either
+    late.subscribe(T2.desk)
+    console.publish(T2.desk, b"sentinel", retain=True)
+    assert late.wait_for(T2.desk).payload == b"sentinel" and len(late.messages) == 1
+
+
+def test_only_the_console_writes_the_clubs_roster_and_every_table_reads_it(club_broker: Broker, peers: Peers) -> None:
+    """The roster the players pick their names from at the table page comes from the console alone."""
+    roster = CLUB_TOPICS.roster
+    table1 = peers(club_broker.url("1")).connected()
+    table1.subscribe(roster)
+    table2 = peers(club_broker.url("2")).connected()
+    table2.publish(roster, b'{"forged": true}', retain=True)  # routed (or dropped) before what follows
+    console = peers(club_broker.url("console")).connected()
+    console.publish(roster, b'{"kind": "roster", "members": []}', retain=True)
+    assert table1.wait_for(roster).payload == b'{"kind": "roster", "members": []}'
+    assert len(table1.messages) == 1  # nothing forged came first
+    table3 = peers(club_broker.url("3")).connected()
+    table3.subscribe(roster)
+    assert table3.wait_for(roster).payload == b'{"kind": "roster", "members": []}'

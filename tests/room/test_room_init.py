@@ -72,6 +72,8 @@ def test_acl_lets_a_table_write_only_its_topics_and_read_only_its_command_acks_a
         "topic read bridge/c/#",
         "topic write bridge/c/table/+/command",
         "topic write bridge/c/table/+/results",
+        "topic write bridge/c/table/+/desk",
+        "topic write bridge/c/roster",
         "topic write bridge/c/console/ack/#",
         "# a retained result the console refuses (a board the session does not have) is cleared by it",
         "topic write bridge/c/table/+/result/#",
@@ -87,6 +89,8 @@ def test_acl_lets_a_table_write_only_its_topics_and_read_only_its_command_acks_a
         "topic read bridge/c/console/ack/2",
         "topic read bridge/c/console/head/2",
         "topic read bridge/c/table/2/results",
+        "topic read bridge/c/table/2/desk",
+        "topic read bridge/c/roster",
     ]
     rules = [line for line in acl_text("c", ["1"]).splitlines() if line and not line.startswith("#")]
     assert rules[0].startswith("user ")   # no rule before the first user: nothing for anonymous

@@ -44,19 +44,34 @@ function resultsNode(score) {
     el("tr", {}, ["Board", "Contract", "Declarer", "Result", "Score NS"].map((h) => el("th", { scope: "col" }, h))));
   for (const b of boards) {
     const passed = b.contract === "Pass";
-    table.append(el("tr", { "data-board": b.number ?? b.index },
+    const row = el("tr", { "data-board": b.number ?? b.index, class: b.status === "corrected" ? "corrected" : null },
       el("td", {}, b.number ?? b.index),
       el("td", {}, passed ? "Passed out" : contractNode(b.contract, null)),
       el("td", {}, b.declarer ? SEAT_NAME[b.declarer] : "\u2014"),
       el("td", {}, b.result || (passed ? "" : (b.status || "").replace(/_/g, " "))),
-      el("td", { class: "score-ns" }, b.score_ns === null || b.score_ns === undefined ? "" : b.score_ns)));
+      el("td", { class: "score-ns" }, b.score_ns === null || b.score_ns === undefined ? "" : b.score_ns));
+    table.append(row);
+    if (b.status === "corrected" && b.original) table.append(correctionRow(b));
   }
   return table;
+}
+
+// the line under a board the Director corrected (Law 79C): what the table had recorded, who corrected it and why
+function correctionRow(b) {
+  const o = b.original;
+  const was = o.contract === "Pass" ? "passed out"
+    : (o.contract || "") + (o.result || "") + (o.declarer ? " by " + SEAT_NAME[o.declarer] : "") +
+      (o.score_ns === null || o.score_ns === undefined ? "" : ", " + o.score_ns);
+  const by = b.corrected_by || {};
+  return el("tr", { class: "correction-note", "data-corrected": b.number ?? b.index },
+    el("td", { colspan: 5 }, "Corrected by the Director" + (by.by ? " (" + by.by + ")" : "") + ": the table had " +
+      was + (by.reason ? ". " + by.reason : "")));
 }
 
 // Renders a public payload (table or spectator) into the page's elements
 function renderPublic(view, opts) {
   window.lastView = view;
+  if (window.onTableView) window.onTableView(view);  // table.players.js: the naming panel goes with the first board
   document.title = view.table_name || "Bridge table";
   replaceChildren("title", view.table_name || "Bridge table");
   const board = view.board;
