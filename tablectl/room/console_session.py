@@ -50,6 +50,7 @@ from tablectl.room.console_desk import DeskStore, absent_kept, adjust_kept, desk
 from tablectl.room.console_people import People
 from tablectl.room.console_push import RESULTS_EVERY, Journal, ResultsStream
 from tablectl.room.console_store import ConsoleStore
+from tablectl.room.directors import CLUB_DIRECTOR
 from tablectl.room.link import VIEW_SECONDS, iso
 from tablectl.room.sessions import archive, archive_path, archives, read_archive, session_key
 
@@ -359,10 +360,12 @@ class ConsoleSession:
             return desk_json(self.room.results)
 
     def adjust(self, entry: DeskEntry) -> Json:
-        """Make and keep the Director's ``entry``, made now; the scores follow, the players are told
-        (DeskError: refused, nothing changed)."""
+        """Make and keep the Director's ``entry`` (``by``: who), made now; the scores follow, the players
+        are told (DeskError: refused, nothing changed)."""
         with self._lock:
             made = adjust_kept(self.room.results, self.desk_store, entry, self._wall())
+            self.store.act(made.at, made.by, "desk", made.table or None, None,
+                           {"entry": made.id, "entry_kind": made.kind, "board": made.board, "reason": made.reason})
             self._bump(())
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the players' results
         self._notify()
@@ -380,33 +383,46 @@ class ConsoleSession:
         """A pair named or a substitute seated: the pages show the names."""
         self._changed_settings()
 
-    def opened(self, table: str) -> None:
-        """The Director opened ``table``: its calls are being ruled, its arbiter view is asked for."""
+    def opened(self, table: str, by: str = CLUB_DIRECTOR) -> None:
+        """Director ``by`` opened ``table``: its calls are being ruled (theirs, when nobody was on
+        the way), its arbiter view is asked for."""
         with self._lock:
             self._view_asked.pop(table, None)
-            self.room.opened(table, self._wall())
+            now = self._wall()
+            taken = [c.key for c in self.room.calls.values() if c.table == table and c.state != "resolved"
+                     and c.by is None]
+            self.room.opened(table, now, by)
             for call in self.room.calls.values():
                 if call.table == table and call.state == "being_ruled":
-                    self.store.mark(call.key, call.state, self._wall())
+                    self.store.mark(call.key, call.state, now)
+            for key in taken:
+                self.store.act(now, by, "opened", table, None, {"key": key})
             self._bump((table,))
         self._ask_view(table)
         self._notify()
 
-    def mark(self, key: str, state: str) -> Call:
-        """The Director moves a call on (KeyError, ValueError: ``Room.mark``); his answer goes to
-        the table with its players' results (``director``: its page shows it)."""
+    def mark(self, key: str, state: str, by: str = CLUB_DIRECTOR, take_over: bool = False) -> Call:
+        """Director ``by`` moves a call on (KeyError, ValueError: ``Room.mark``: another Director is on
+        the way, unless ``take_over``); the answer goes to the table with its players' results
+        (``director``: its page shows it), every Director's page shows who is on the way."""
         with self._lock:
-            call = self.room.mark(key, state, self._wall())
-            self.store.mark(key, state, self._wall())
+            now = self._wall()
+            call = self.room.mark(key, state, now, by, take_over)
+            self.store.mark(key, state, now)
+            if state in ("acknowledged", "resolved"):
+                self.store.act(now, by, "on_my_way" if state == "acknowledged" else "done", call.table, None,
+                               {"key": key, "what": call.what, "board": call.board})
             self._bump((call.table,))
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the answer to the table
         self._notify()
         return call
 
-    def send(self, table: str, kind: str, body: Json) -> str:
-        """Publish a command to ``table``; returns its ref (the table's answer names it)."""
+    def send(self, table: str, kind: str, body: Json, by: str = CLUB_DIRECTOR) -> str:
+        """Publish a command of Director ``by`` to ``table``; returns its ref (the table's answer names
+        it). The command names the Director (``director``, beside the ruling: the table reads only its
+        ruling); ``ruled`` keeps the act with its answer."""
         ref = f"c-{secrets.token_hex(6)}"
-        message = command(self.club, table, ref, kind, body, iso(self._wall()))
+        message = {**command(self.club, table, ref, kind, body, iso(self._wall())), "director": by}
         info = self._client.publish(f"bridge/{self.club}/table/{table}/command", json.dumps(message), qos=1)
         if info.rc != mqtt.MQTT_ERR_SUCCESS:
             raise ConnectionError("the room's broker cannot be reached: the command was not sent")
@@ -414,7 +430,21 @@ class ConsoleSession:
             for call in self.room.calls.values():
                 if call.table == table and call.state in ("called", "acknowledged"):
                     call.state = "being_ruled"
+                    if call.by is None:
+                        call.by = by
         return ref
+
+    def ruled(self, by: str, kind: str, table: str, ref: str | None, body: Json, outcome: str) -> None:
+        """Keep Director ``by``'s ruling or action at ``table`` (``kind``), with how it ended."""
+        with self._lock:
+            self.store.act(self._wall(), by, kind, table, ref, body, outcome)
+            self._bump((table,))
+        self._notify()
+
+    def acts(self, tables: frozenset[str] | None = None, limit: int = 200) -> list[Json]:
+        """Who did what (``ConsoleStore.acts``), newest first: of ``tables`` only, when given."""
+        with self._lock:
+            return self.store.acts(limit, tables)
 
     def reply(self, ref: str, timeout: float) -> Json | None:
         """The table's answer to command ``ref``, waiting at most ``timeout`` seconds."""
