@@ -29,6 +29,11 @@ and only send again what the head lacks), another head console's acknowledgement
 and the room consoles' acknowledgements (``console/ack/<id>``, over the bridge) tell it when a
 room holds more of a table than it does (what a broker lost in a crash): it asks that table again.
 
+A Director's call taken on one console of an event (on my way, the table opened) goes to the other
+in this console's acknowledgement of that table (``directors``: call -> who), which crosses the
+bridge both ways: the head Director sees "Anna is on the way" to a call of room A, and room A's
+Directors see the head Director's.
+
 The Director's session and desk (``ConsoleSession``, ``tablectl.room.console_session``, which
 ``Console`` inherits): the session's movement and results, the Director's settings and the
 players' results sent to the tables, a new session and the sessions kept, the desk, and what
@@ -52,7 +57,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.fieldscore.session import Session
-from controller.room.console import Room
+from controller.room.console import OPEN_CALLS_PER_TABLE, Room
 from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.console_desk import DeskStore, restore_desk
 from tablectl.room.console_people import People
@@ -235,6 +240,8 @@ class Console(ConsoleSession):
         topics = [f"bridge/{self.club}/table/+/#", f"bridge/{self.club}/console/{self._ack_area}/+"]
         if self.head:  # the rooms' consoles' acknowledgements: what each room holds (module doc)
             topics.append(f"bridge/{self.club}/console/ack/+")
+        else:  # the head console's, over the bridge: which of this room's calls a head Director took
+            topics.append(f"bridge/{self.club}/console/head/+")
         client.subscribe([(topic, 1) for topic in topics])
         with self._lock:
             if not getattr(flags, "session_present", False):
@@ -395,8 +402,12 @@ class Console(ConsoleSession):
                 if topic.startswith(f"bridge/{self.club}/console/{self._ack_area}/"):
                     self._other_console(payload, now)
                     continue
-                if topic.startswith(f"bridge/{self.club}/console/"):  # the head console's: a room's console
-                    self._room_holds_more(topic, payload, now)
+                if topic.startswith(f"bridge/{self.club}/console/"):  # the other console's acknowledgement
+                    if self.head:  # a room's console's: what it holds
+                        self._room_holds_more(topic, payload, now)
+                    claimed = self._claimed_there(topic, payload)
+                    if claimed is not None:
+                        touched.add(claimed)
                     continue
                 found = read_message(self.club, topic, payload, self._boards)
                 if found is None or (isinstance(found, Taken) and not payload and found.kind == "result"):
@@ -540,6 +551,28 @@ class Console(ConsoleSession):
             since = earlier[2] if earlier is not None and earlier[0] == session else now
             self._behind[table] = (session, max(seq, earlier[1] if earlier and earlier[0] == session else 0), since)
 
+    def _claimed_there(self, topic: str, payload: bytes) -> str | None:
+        """The calls of a table that a Director took on the other console (its acknowledgement's
+        ``directors``: call -> who, ``_publish_ack``): taken here too, so that both consoles show
+        who is on the way. The table, when something changed (under the lock)."""
+        table = topic.rsplit("/", 1)[-1]
+        try:
+            directors = json.loads(payload).get("directors")
+        except (ValueError, AttributeError, TypeError, RecursionError):
+            return None
+        if not isinstance(directors, dict):
+            return None
+        changed = False
+        for key, who in list(directors.items())[:OPEN_CALLS_PER_TABLE]:
+            call = self.room.calls.get(key) if isinstance(key, str) else None
+            if call is None or call.table != table or call.state == "resolved" or not isinstance(who, str):
+                continue
+            if call.by != who[:40]:
+                call.by = who[:40]
+                call.state = "acknowledged" if call.state == "called" else call.state
+                changed = True
+        return table if changed else None
+
     def _still_behind(self, now: float) -> dict[str, str]:
         """The head console's: table -> session, for each table its room has held more of than this
         console for ``_BEHIND_WAIT`` seconds (what a broker lost: the table is asked again). Not at once:
@@ -594,8 +627,14 @@ class Console(ConsoleSession):
         self._client.publish(f"bridge/{self.club}/table/{table}/command", json.dumps(message), qos=1)
 
     def _publish_ack(self, table: str, session: str, seq: int) -> None:
+        """Acknowledge ``table``'s ``seq``; with who took each of its open calls here (``directors``: the
+        other console of an event shows them too, ``_claimed_there``). Never under the lock."""
         now = self._wall()
+        with self._lock:
+            directors = {c.key: c.by for c in self.room.calls.values()
+                         if c.table == table and c.state != "resolved" and c.by is not None}
         body = {"v": 1, "club": self.club, "table": table, "session": session, "seq": seq,
-                "console": self._tokens.get(table, self.instance), "time": iso(now), "at": round(now, 3)}
+                "console": self._tokens.get(table, self.instance), "time": iso(now), "at": round(now, 3),
+                "directors": directors}
         self._sent.append(self._client.publish(f"bridge/{self.club}/console/{self._ack_area}/{table}",
                                                json.dumps(body), qos=1, retain=True))

@@ -98,6 +98,8 @@ class ConsoleSession:
         @property
         def conflicts(self) -> dict[str, Json]: ...  # the intake's (``Console``)
 
+        def _publish_ack(self, table: str, session: str, seq: int) -> None: ...  # the intake's
+
     # -- the session: begun anew, the one before kept, its settings restored -------------------------
 
     def _seed_archived_streams(self) -> None:
@@ -399,6 +401,8 @@ class ConsoleSession:
                 self.store.act(now, by, "opened", table, None, {"key": key})
             self._bump((table,))
         self._ask_view(table)
+        if taken:
+            self._tell_other_console(table)
         self._notify()
 
     def mark(self, key: str, state: str, by: str = CLUB_DIRECTOR, take_over: bool = False) -> Call:
@@ -414,8 +418,17 @@ class ConsoleSession:
                                {"key": key, "what": call.what, "board": call.board})
             self._bump((call.table,))
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the answer to the table
+        self._tell_other_console(call.table)
         self._notify()
         return call
+
+    def _tell_other_console(self, table: str) -> None:
+        """Acknowledge ``table`` again, now with who took its calls (``Console._publish_ack``): the other
+        console of an event (the head's, a room's) shows it."""
+        with self._lock:
+            ack = self.room.acknowledged(table)
+        if ack is not None and self._connected:
+            self._publish_ack(table, *ack)
 
     def send(self, table: str, kind: str, body: Json, by: str = CLUB_DIRECTOR) -> str:
         """Publish a command of Director ``by`` to ``table``; returns its ref (the table's answer names
