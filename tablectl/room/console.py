@@ -29,11 +29,6 @@ and only send again what the head lacks), another head console's acknowledgement
 and the room consoles' acknowledgements (``console/ack/<id>``, over the bridge) tell it when a
 room holds more of a table than it does (what a broker lost in a crash): it asks that table again.
 
-A Director's call taken on one console of an event (on my way, the table opened) goes to the other
-in this console's acknowledgement of that table (``directors``: call -> who), which crosses the
-bridge both ways: the head Director sees "Anna is on the way" to a call of room A, and room A's
-Directors see the head Director's.
-
 The Director's session and desk (``ConsoleSession``, ``tablectl.room.console_session``, which
 ``Console`` inherits): the session's movement and results, the Director's settings and the
 players' results sent to the tables, a new session and the sessions kept, the desk, and what
@@ -57,7 +52,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.fieldscore.session import Session
-from controller.room.console import OPEN_CALLS_PER_TABLE, Room
+from controller.room.console import Room
 from tablectl.room.address import ClubAddress, valid_name
 from tablectl.room.console_desk import DeskStore, restore_desk
 from tablectl.room.console_people import People
@@ -550,28 +545,6 @@ class Console(ConsoleSession):
             earlier = self._behind.get(table)
             since = earlier[2] if earlier is not None and earlier[0] == session else now
             self._behind[table] = (session, max(seq, earlier[1] if earlier and earlier[0] == session else 0), since)
-
-    def _claimed_there(self, topic: str, payload: bytes) -> str | None:
-        """The calls of a table that a Director took on the other console (its acknowledgement's
-        ``directors``: call -> who, ``_publish_ack``): taken here too, so that both consoles show
-        who is on the way. The table, when something changed (under the lock)."""
-        table = topic.rsplit("/", 1)[-1]
-        try:
-            directors = json.loads(payload).get("directors")
-        except (ValueError, AttributeError, TypeError, RecursionError):
-            return None
-        if not isinstance(directors, dict):
-            return None
-        changed = False
-        for key, who in list(directors.items())[:OPEN_CALLS_PER_TABLE]:
-            call = self.room.calls.get(key) if isinstance(key, str) else None
-            if call is None or call.table != table or call.state == "resolved" or not isinstance(who, str):
-                continue
-            if call.by != who[:40]:
-                call.by = who[:40]
-                call.state = "acknowledged" if call.state == "called" else call.state
-                changed = True
-        return table if changed else None
 
     def _still_behind(self, now: float) -> dict[str, str]:
         """The head console's: table -> session, for each table its room has held more of than this

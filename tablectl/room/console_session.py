@@ -19,6 +19,11 @@ on its ``results`` topic, retained (only when it changed): the table's results p
 The same message says which boards the players may see anything of (``released``:
 ``controller.room.release``) and carries the Director's answer to the table's call (``director``).
 
+A Director's call taken on one console of an event (on my way, the table opened) goes to the other
+in this console's acknowledgement of that table (``directors``: call -> who, ``Console._publish_ack``),
+which crosses the bridge both ways (``_claimed_there``): the head Director sees "Anna is on the way"
+to a call of room A, and room A's Directors see the head Director's.
+
 A new session starts clean, the old one kept (``tablectl.room.sessions``): ``new_session``, or
 at start when the session file changed or the store is last session's.
 """
@@ -42,7 +47,7 @@ from controller.fieldscore.model import EventScore
 from controller.fieldscore.session import Session
 from controller.room.adjustments import DeskEntry
 from controller.room.clock import RoundClock
-from controller.room.console import Call, Room, Stream
+from controller.room.console import OPEN_CALLS_PER_TABLE, Call, Room, Stream
 from controller.room.players import PlayerSettings
 from tablectl.room.address import valid_name
 from tablectl.room.commands import command
@@ -429,6 +434,28 @@ class ConsoleSession:
             ack = self.room.acknowledged(table)
         if ack is not None and self._connected:
             self._publish_ack(table, *ack)
+
+    def _claimed_there(self, topic: str, payload: bytes) -> str | None:
+        """The calls of a table that a Director took on the other console (its acknowledgement's
+        ``directors``: call -> who, ``_publish_ack``): taken here too, so that both consoles show
+        who is on the way. The table, when something changed (under the lock)."""
+        table = topic.rsplit("/", 1)[-1]
+        try:
+            directors = json.loads(payload).get("directors")
+        except (ValueError, AttributeError, TypeError, RecursionError):
+            return None
+        if not isinstance(directors, dict):
+            return None
+        changed = False
+        for key, who in list(directors.items())[:OPEN_CALLS_PER_TABLE]:
+            call = self.room.calls.get(key) if isinstance(key, str) else None
+            if call is None or call.table != table or call.state == "resolved" or not isinstance(who, str):
+                continue
+            if call.by != who[:40]:
+                call.by = who[:40]
+                call.state = "acknowledged" if call.state == "called" else call.state
+                changed = True
+        return table if changed else None
 
     def send(self, table: str, kind: str, body: Json, by: str = CLUB_DIRECTOR) -> str:
         """Publish a command of Director ``by`` to ``table``; returns its ref (the table's answer names
