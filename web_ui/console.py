@@ -7,7 +7,14 @@ page: an HttpOnly session cookie, a CSRF token on every change, same-origin chec
 
 HTTP contract (errors are ``{"detail": ...}``):
 
-- ``POST /api/login {"pin"}`` -> ``{"csrf", "expires_in"}``; ``POST /api/logout``; ``GET /api/session``;
+- ``POST /api/login {"pin"}`` (a club night: one PIN signs in "Director"), or with a team of Directors
+  (``ConsoleSettings.find_director``, ``tablectl.room.directors``) ``{"name", "pin"}``, each their own
+  -> ``{"csrf", "expires_in", "director", "role", "rooms", "team"}`` (a wrong name and a wrong PIN are
+  one "wrong name or PIN", under the same limits); ``GET /api/sign-in``: ``{"team"}`` (whether to ask
+  the name); ``POST /api/logout``; ``GET /api/session``: who is signed in;
+- who sees what: a head Director (and every Director on a room's own console) sees every table the
+  console holds; a room Director on the head console only their rooms' tables: the room, its pushes
+  and alarms carry only those (``web_ui.console_scope``), another table's routes answer 403;
 - ``GET /api/room``: the room (``controller.room.console.Room.snapshot``);
 - ``GET /api/tables/{id}``: that table's arbiter view as it last published it (404: none yet);
 - ``POST /api/tables/{id}/open``: the Director is at that table (its calls are being ruled);
@@ -15,9 +22,12 @@ HTTP contract (errors are ``{"detail": ...}``):
   action body): sent on the table's ``command`` topic; the answer is the table's: 200
   ``{"accepted": true}``, 409 with its reason, 504 when the table did not answer (offline:
   nothing was applied);
-- ``POST /api/calls/mark {"key", "state"}``: a call ``acknowledged`` (on my way) or ``resolved``
-  (done): the table is told and shows it; 409 for a call whose table still waits for a ruling
-  (it closes when the table has applied one);
+- ``POST /api/calls/mark {"key", "state", "take_over"}``: a call ``acknowledged`` (on my way: the
+  call is the signed-in Director's, every page shows "Anna is on the way") or ``resolved`` (done):
+  the table is told and shows it; 409 for a call another Director is on the way to (unless
+  ``take_over``: "Go instead") or whose table still waits for a ruling (it closes when the table
+  has applied one); every ruling and action is sent with the Director's name and kept with the
+  table's answer; ``GET /api/acts``: who did what, newest first;
 - ``GET /api/settings``: ``{"players": {"travellers", "ranking"}, "ended", "over", "clock"}``;
   ``POST /api/settings/players {"travellers": bool, "ranking": "end"|"live"|"never"}``: what the
   players see at their tables (``controller.room.players``); ``POST /api/session/end {"ended",
@@ -50,6 +60,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, Protocol
 
@@ -64,8 +75,9 @@ from web_ui import jsonbody
 from web_ui.arbiter_link import signed_link
 from web_ui.console_desk import desk_router
 from web_ui.console_results import results_router
+from web_ui.console_scope import alarm_seen, scoped
 from web_ui.hub import dumps
-from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody
+from web_ui.models import ActionBody, LoginResult, RulingBody
 from web_ui.security import (
     CONSOLE_COOKIE,
     AttemptLimiter,
@@ -83,7 +95,7 @@ from web_ui.security import (
     set_session_cookie,
 )
 
-__all__ = ["ConsoleService", "ConsoleSettings", "create_console_app"]
+__all__ = ["ConsoleService", "ConsoleSettings", "NamedDirector", "create_console_app"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 _TABLE = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
@@ -96,9 +108,9 @@ class ConsoleService(Protocol):
 
     def snapshot(self) -> Json: ...
     def view(self, table: str) -> Json | None: ...
-    def opened(self, table: str) -> None: ...
-    def mark(self, key: str, state: str) -> Any: ...
-    def send(self, table: str, kind: str, body: Json) -> str: ...
+    def opened(self, table: str, by: str = ...) -> None: ...
+    def mark(self, key: str, state: str, by: str = ..., take_over: bool = ...) -> Any: ...
+    def send(self, table: str, kind: str, body: Json, by: str = ...) -> str: ...
     def reply(self, ref: str, timeout: float) -> Json | None: ...
     def subscribe(self, callback: Callable[[Json], None]) -> Callable[[], None]: ...
     def settings(self) -> Json: ...
@@ -110,6 +122,18 @@ class ConsoleService(Protocol):
     def archived(self, name: str) -> Json | None: ...
     def start_round(self, round_: int) -> Json: ...
     def stop_clock(self) -> Json: ...
+
+
+@dataclass(frozen=True, slots=True)
+class NamedDirector:
+    """A Director of the team as the pages need them: their name, ``head`` or ``room``, the rooms they
+    cover, the tables they see (None: all the console holds) and their PIN's check."""
+
+    name: str
+    role: str
+    rooms: tuple[str, ...]
+    scope: frozenset[str] | None
+    check_pin: Callable[[str], bool]
 
 
 class ConsoleSettings(BaseModel):
@@ -129,14 +153,36 @@ class ConsoleSettings(BaseModel):
     """Each table's pages (``https://host:port``), for those links."""
     hosts: tuple[str, ...] = ()
     """The names the console answers to besides this machine's own (``web_ui.security.HostCheck``)."""
+    find_director: Callable[[str], NamedDirector | None] | None = None
+    """The team of Directors (``tablectl.room.directors``): each signs in by name and PIN (None: a
+    club night, one PIN signs in "Director", who sees everything)."""
+
+
+class ConsoleLogin(BaseModel):
+    """The Director's name (when the console has a team of Directors) and PIN."""
+
+    model_config = {"extra": "forbid"}
+    name: str | None = Field(default=None, min_length=1, max_length=40, description="who signs in (a team's Director)")
+    pin: str = Field(min_length=1, max_length=64)
+
+
+class SignedIn(LoginResult):
+    """A session was opened for ``director`` (``role``: head or room; ``rooms``: those covered)."""
+
+    director: str
+    role: str
+    rooms: list[str]
+    team: bool
+    """The console has a team of Directors (each signs in by name)."""
 
 
 class MarkBody(BaseModel):
-    """The Director moves a call on the queue."""
+    """The Director moves a call on the queue (``take_over``: on the way instead of another Director)."""
 
     model_config = {"extra": "forbid"}
     key: str = Field(min_length=1, max_length=120)
     state: Literal["acknowledged", "being_ruled", "resolved"]
+    take_over: bool = False
 
 
 class PlayersBody(BaseModel):
@@ -176,7 +222,8 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
     """The console's FastAPI app (module doc); ``clock``, ``wall`` and ``sleep`` as for ``web_ui.app.create_app``."""
     sessions = Sessions(clock, CONSOLE_COOKIE)
     gate = PinGate(settings.check_pin, AttemptLimiter(clock), sleep)
-    clients: set[asyncio.Queue[str]] = set()
+    clients: dict[asyncio.Queue[str], frozenset[str] | None] = {}
+    """Each page's queue, and the tables its Director sees (None: all)."""
     pending = {"room": False}
     pushed = {"version": -1}
     """The version the latest push brought the pages to (a push is the changes since it)."""
@@ -201,15 +248,20 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
                 else:
                     pushed["version"] = delta["version"]
                     text = dumps(delta)
-                for q in list(clients):
-                    _offer(q, text, room=True)
+                message = delta if delta is not None else {"kind": "room", **snapshot}
+                texts: dict[frozenset[str] | None, str] = {None: text}
+                for q, scope in list(clients.items()):
+                    if scope not in texts:  # a room Director's page: their rooms' tables only
+                        texts[scope] = dumps(scoped(message, scope))
+                    _offer(q, texts[scope], room=True)
 
         def changed(message: Json) -> None:  # on the console's thread: hand it to the loop
             if message.get("kind") == "alarm":
                 text = dumps(message)
                 def offer_all() -> None:
-                    for q in list(clients):
-                        _offer(q, text)
+                    for q, scope in list(clients.items()):
+                        if alarm_seen(message, scope):
+                            _offer(q, text)
                 loop.call_soon_threadsafe(offer_all)
             elif not pending["room"]:
                 pending["room"] = True
@@ -238,14 +290,36 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
 
     api = APIRouter(prefix="/api", tags=["console"])
 
-    @api.post("/login", response_model=LoginResult, summary="Open a Director session with the PIN")
-    async def login(body: LoginBody, request: Request, response: Response) -> LoginResult:
+    team = settings.find_director is not None
+
+    def signed_in(session: Session) -> SignedIn:
+        return SignedIn(csrf=session.csrf, expires_in=sessions.expires_in(session), director=session.who,
+                        role=session.role, rooms=list(session.rooms), team=team)
+
+    @api.post("/login", response_model=SignedIn,
+              summary="Open a Director session: the PIN, or a team's Director's name and PIN")
+    async def login(body: ConsoleLogin, request: Request, response: Response) -> SignedIn:
         if same_origin(request.headers) is False:
             raise HTTPException(403, "cross-site login refused: the Origin is not this console")
-        await pin_login(gate, request, response, body.pin, device_cookie(sessions.cookie))
-        token, session = sessions.create()
+        cookie = device_cookie(sessions.cookie)
+        if settings.find_director is None:
+            await pin_login(gate, request, response, body.pin, cookie)
+            token, session = sessions.create()
+        else:
+            found = settings.find_director(body.name or "")
+            if found is None:  # a name not in the team costs a check all the same: no name can be told apart
+                await pin_login(gate, request, response, body.pin, cookie,
+                                lambda pin: settings.check_pin(pin) and False)
+            else:
+                await pin_login(gate, request, response, body.pin, cookie, found.check_pin)
+            assert found is not None
+            token, session = sessions.create(found.name, found.role, found.rooms, found.scope)
         set_session_cookie(response, sessions, token, request)
-        return LoginResult(csrf=session.csrf, expires_in=sessions.expires_in(session))
+        return signed_in(session)
+
+    @api.get("/sign-in", summary="How to sign in: by name and PIN (a team of Directors) or by the PIN alone")
+    async def how_to_sign_in() -> Json:
+        return {"team": team}
 
     @api.post("/logout", status_code=204, summary="End the Director session")
     async def logout(request: Request, _: Guarded) -> Response:
@@ -254,65 +328,96 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
         clear_session_cookie(response, sessions)
         return response
 
-    @api.get("/session", response_model=LoginResult, summary="The session's CSRF token (a reloaded page)")
-    async def get_session(session: Director) -> LoginResult:
-        return LoginResult(csrf=session.csrf, expires_in=sessions.expires_in(session))
+    @api.get("/session", response_model=SignedIn, summary="Who is signed in, and the CSRF token (a reloaded page)")
+    async def get_session(session: Director) -> SignedIn:
+        return signed_in(session)
+
+    def covered(session: Session, table: str) -> str:
+        """``table`` (a valid id) when the Director covers it, else a 403 in plain words."""
+        if not session.sees(_table(table)):
+            raise HTTPException(403, f"table {table} is not in the rooms you cover ({', '.join(session.rooms)}): "
+                                     "its room's Directors and the head Director deal with it")
+        return table
 
     @app.get("/tables/{table}/arbiter", include_in_schema=False, response_model=None)
-    async def open_arbiter_page(table: str, _: Director) -> Response:
+    async def open_arbiter_page(table: str, session: Director) -> Response:
         """The table's arbiter page, by a signed one-time link (``web_ui.arbiter_link``): no PIN there."""
-        url = settings.table_urls.get(_table(table))
+        url = settings.table_urls.get(covered(session, table))
         if url is None or settings.link_key is None:
             raise HTTPException(404, f"the console knows no link to table {table}'s pages "
                                      "(tablectl console --table-url and an arbiter link key)")
         return RedirectResponse(signed_link(settings.link_key, table, url, wall()), status_code=303)
 
     @api.get("/room", summary="Every table of the room: tiles, calls, travellers, recent alerts")
-    async def room(_: Director) -> Json:
-        return await asyncio.to_thread(console.snapshot)
+    async def room(session: Director) -> Json:
+        return scoped(await asyncio.to_thread(console.snapshot), session.scope)
 
     @api.get("/tables/{table}", summary="A table's arbiter view, as the table last published it")
-    async def table_view(table: str, _: Director) -> Json:
-        view = await asyncio.to_thread(console.view, _table(table))
+    async def table_view(table: str, session: Director) -> Json:
+        view = await asyncio.to_thread(console.view, covered(session, table))
         if view is None:
             raise HTTPException(404, f"table {table} has not published its state yet")
         return view
 
     @api.post("/tables/{table}/open", status_code=204, summary="The Director is dealing with this table")
-    async def open_table(table: str, _: Guarded) -> Response:
-        await asyncio.to_thread(console.opened, _table(table))
+    async def open_table(table: str, session: Guarded) -> Response:
+        await asyncio.to_thread(console.opened, covered(session, table), session.who)
         return Response(status_code=204)
 
-    async def send(table: str, kind: str, body: Json) -> Json:
+    async def send(table: str, kind: str, body: Json, session: Session) -> Json:
+        """Send Director ``session.who``'s ruling or action to ``table``, and keep it with how it ended."""
+        ruled = getattr(console, "ruled", None)
+
+        async def keep(ref: str | None, outcome: str) -> None:
+            if ruled is not None:
+                await asyncio.to_thread(ruled, session.who, kind, table, ref, body, outcome)
+
         try:
-            ref = await asyncio.to_thread(console.send, _table(table), kind, body)
+            ref = await asyncio.to_thread(console.send, covered(session, table), kind, body, session.who)
         except ConnectionError as exc:
+            await keep(None, f"not sent: {exc}")
             raise HTTPException(503, str(exc)) from exc
         answer = await asyncio.to_thread(console.reply, ref, settings.answer_timeout)
         if answer is None:
+            await keep(ref, "no answer: nothing was applied")
             raise HTTPException(504, f"table {table} did not answer within {settings.answer_timeout:.0f} s "
                                      "(is it offline?): nothing was applied")
         if not answer.get("accepted"):
-            raise HTTPException(409, f"table {table} refused it: {answer.get('reason') or 'no reason given'}")
-        return {"accepted": True, "table": table, "ref": ref, "irregularities": answer.get("irregularities", [])}
+            reason = answer.get("reason") or "no reason given"
+            await keep(ref, f"refused: {reason}")
+            raise HTTPException(409, f"table {table} refused it: {reason}")
+        await keep(ref, "applied")
+        return {"accepted": True, "table": table, "ref": ref, "irregularities": answer.get("irregularities", []),
+                "by": session.who}
 
     @api.post("/tables/{table}/rulings", summary="Rule on an irregularity at a table (sent on its command topic)")
-    async def ruling(table: str, body: RulingBody, _: Guarded) -> Json:
-        return await send(table, "ruling", body.model_dump(mode="json", exclude_none=True))
+    async def ruling(table: str, body: RulingBody, session: Guarded) -> Json:
+        return await send(table, "ruling", body.model_dump(mode="json", exclude_none=True), session)
 
     @api.post("/tables/{table}/actions", summary="A manual entry or correction at a table")
-    async def action(table: str, body: ActionBody, _: Guarded) -> Json:
-        return await send(table, "action", body.log_object())
+    async def action(table: str, body: ActionBody, session: Guarded) -> Json:
+        return await send(table, "action", body.log_object(), session)
 
     @api.post("/calls/mark", summary="Move a call on the queue: acknowledged (on my way) or resolved")
-    async def mark(body: MarkBody, _: Guarded) -> Json:
+    async def mark(body: MarkBody, session: Guarded) -> Json:
+        if session.scope is not None:
+            calls = (await asyncio.to_thread(console.snapshot)).get("calls", [])
+            found = next((c for c in calls if c.get("key") == body.key), None)
+            if found is None:
+                raise HTTPException(404, f"no call {body.key!r}")
+            covered(session, str(found.get("table")))
         try:
-            call = await asyncio.to_thread(console.mark, body.key, body.state)
+            call = await asyncio.to_thread(console.mark, body.key, body.state, session.who, body.take_over)
         except KeyError as exc:
             raise HTTPException(404, f"no call {body.key!r}") from exc
         except ValueError as exc:
             raise HTTPException(409, str(exc)) from exc
-        return {"key": call.key, "state": call.state}
+        return {"key": call.key, "state": call.state, "by": call.by}
+
+    @api.get("/acts", summary="Who did what: calls taken and closed, rulings and actions, desk entries (newest first)")
+    async def acts(session: Director) -> Json:
+        found = getattr(console, "acts", None)
+        return {"acts": [] if found is None else await asyncio.to_thread(found, session.scope)}
 
     async def act(fn: Callable[..., Json], *args: Any) -> Json:
         try:
@@ -370,20 +475,21 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
     @app.websocket("/ws")
     async def ws(socket: WebSocket) -> None:
         token = sessions.token(socket)
-        if same_origin(socket.headers) is not True or sessions.get(token) is None:
+        signed = sessions.get(token)
+        if same_origin(socket.headers) is not True or signed is None:
             await socket.close(code=1008)
             return
         if len(clients) >= settings.max_clients:
             await refuse_busy(socket)
             return
         q: asyncio.Queue[str] = asyncio.Queue()  # bounded by _offer: the alarms, and one room push
-        clients.add(q)  # counted from now: handshakes under way count against the cap too
+        clients[q] = signed.scope  # counted from now: handshakes under way count against the cap too
         try:
             await socket.accept()
             snapshot = await asyncio.to_thread(console.snapshot)
             if pushed["version"] < 0:  # no push yet: the next is the changes since this page's room
                 pushed["version"] = snapshot.get("version", -1)
-            _offer(q, dumps({"kind": "room", **snapshot}), room=True)
+            _offer(q, dumps(scoped({"kind": "room", **snapshot}, signed.scope)), room=True)
             async with anyio.create_task_group() as tasks:
                 async def reader() -> None:
                     with suppress(WebSocketDisconnect, RuntimeError, OSError):
@@ -404,7 +510,7 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
                 tasks.start_soon(reader)
                 tasks.start_soon(writer)
         finally:
-            clients.discard(q)
+            clients.pop(q, None)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(HostCheck, hosts=settings.hosts)  # outermost: an unknown host reaches nothing

@@ -52,7 +52,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Annotated, Any, Literal, Protocol, runtime_checkable
 
-from fastapi import APIRouter, Depends, HTTPException, Query
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from pydantic import BaseModel, Field
 
 from controller.fieldscore.model import Artificial, Award
@@ -261,14 +261,32 @@ def _undo(b: UndoBody) -> DeskEntry:
     return DeskEntry(0, "undo", "", "", b.by, 0.0, b.reason, undoes=b.entry)
 
 
+def _by(given: str, request: Request) -> str:
+    """Who makes an entry: the Director signed in (``web_ui.security.Session.who``); on a club night's
+    one PIN ("Director"), the name the body gives."""
+    sessions = getattr(request.app.state, "sessions", None)
+    session = None if sessions is None else sessions.get(sessions.token(request))
+    who = getattr(session, "who", "Director")
+    return given if who == "Director" else str(who)
+
+
+def _signed(entry: DeskEntry, request: Request) -> DeskEntry:
+    """``entry`` made by the Director signed in (``_by``), at a table they cover (else a 403)."""
+    sessions = getattr(request.app.state, "sessions", None)
+    session = None if sessions is None else sessions.get(sessions.token(request))
+    if entry.table and session is not None and not session.sees(entry.table):
+        raise HTTPException(403, f"table {entry.table} is not in the rooms you cover")
+    return replace(entry, by=_by(entry.by, request))
+
+
 def desk_router(console: object, director: Callable[..., Any], guarded: Callable[..., Any]) -> APIRouter:
     """The desk's routes (module doc) over ``console``: reading behind ``director``, changes behind ``guarded``."""
     service = _service(console)
     api = APIRouter(prefix="/api/desk", tags=["desk"], dependencies=[Depends(director)])
 
-    async def make(build: Callable[[Any], DeskEntry], body: BaseModel) -> Json:
+    async def make(build: Callable[[Any], DeskEntry], body: BaseModel, request: Request) -> Json:
         try:
-            entry = build(body)
+            entry = _signed(build(body), request)
             return await asyncio.to_thread(service.adjust, entry)
         except DeskError as exc:
             raise HTTPException(409, str(exc)) from exc
@@ -280,24 +298,24 @@ def desk_router(console: object, director: Callable[..., Any], guarded: Callable
         return await asyncio.to_thread(service.desk)
 
     @api.post("/corrections", dependencies=changes, summary="Correct a table's result (Law 79C)")
-    async def correction(body: CorrectionBody) -> Json:
-        return await make(_correction, body)
+    async def correction(body: CorrectionBody, request: Request) -> Json:
+        return await make(_correction, body, request)
 
     @api.post("/artificial", dependencies=changes, summary="An artificial adjusted score to each side (Law 12C2)")
-    async def artificial(body: ArtificialBody) -> Json:
-        return await make(_artificial, body)
+    async def artificial(body: ArtificialBody, request: Request) -> Json:
+        return await make(_artificial, body, request)
 
     @api.post("/assigned", dependencies=changes, summary="An assigned adjusted score, weighted or not (Law 12C1)")
-    async def assigned(body: AssignedBody) -> Json:
-        return await make(_assigned, body)
+    async def assigned(body: AssignedBody, request: Request) -> Json:
+        return await make(_assigned, body, request)
 
     @api.post("/penalties", dependencies=changes, summary="A procedural penalty on one side (Law 90)")
-    async def penalty(body: PenaltyBody) -> Json:
-        return await make(_penalty, body)
+    async def penalty(body: PenaltyBody, request: Request) -> Json:
+        return await make(_penalty, body, request)
 
     @api.post("/absent", dependencies=changes,
               summary="A pair late or gone for some rounds: A- to it, A+ to its opponents (Law 12C2)")
-    async def absent_pair(body: AbsentBody) -> Json:
+    async def absent_pair(body: AbsentBody, request: Request) -> Json:
         do = getattr(service, "absent", None)
         if do is None:
             raise HTTPException(409, "this console offers no late or absent pair")
@@ -305,14 +323,15 @@ def desk_router(console: object, director: Callable[..., Any], guarded: Callable
             raise HTTPException(422, f"rounds {body.from_round}-{body.to_round}: the last round comes before the first")
         try:
             out: Json = await asyncio.to_thread(do, body.section or None, body.pair,
-                                                range(body.from_round, body.to_round + 1), body.by, body.reason)
+                                                range(body.from_round, body.to_round + 1), _by(body.by, request),
+                                                body.reason)
         except DeskError as exc:
             raise HTTPException(409, str(exc)) from exc
         return out
 
     @api.post("/undo", dependencies=changes, summary="Take an entry back (the undo is kept as an entry too)")
-    async def undo(body: UndoBody) -> Json:
-        return await make(_undo, body)
+    async def undo(body: UndoBody, request: Request) -> Json:
+        return await make(_undo, body, request)
 
     moves_routes(api, console, changes)
     people = getattr(console, "people", None)

@@ -98,11 +98,21 @@ def _digest(token: str) -> str:
 
 @dataclass(slots=True)
 class Session:
-    """One arbiter session: its CSRF token, when it was made and last used (clock seconds)."""
+    """One arbiter session: its CSRF token, when it was made and last used (clock seconds); on the
+    Director's console, who signed in (``who``, ``role``, ``rooms``) and the tables they see
+    (``scope``: None for all: ``tablectl.room.directors``)."""
 
     csrf: str
     created: float
     last_used: float
+    who: str = "Director"
+    role: str = "head"
+    rooms: tuple[str, ...] = ()
+    scope: frozenset[str] | None = None
+
+    def sees(self, table: str | None) -> bool:
+        """Whether this session may see (and act at) ``table`` (None: the room as a whole)."""
+        return self.scope is None or table is None or table in self.scope
 
 
 @dataclass(slots=True)
@@ -117,15 +127,16 @@ class Sessions:
     limit: int = 20
     _by_digest: dict[str, Session] = field(default_factory=dict)
 
-    def create(self) -> tuple[str, Session]:
-        """A new session: its token (for the cookie only) and the session."""
+    def create(self, who: str = "Director", role: str = "head", rooms: tuple[str, ...] = (),
+               scope: frozenset[str] | None = None) -> tuple[str, Session]:
+        """A new session (of Director ``who``, seeing ``scope``): its token (for the cookie only) and the session."""
         self._expire()
         if len(self._by_digest) >= self.limit:  # the oldest goes: a phone lost in the room
             oldest = min(self._by_digest, key=lambda d: self._by_digest[d].created)
             del self._by_digest[oldest]
         token = secrets.token_urlsafe(32)
         now = self.clock()
-        session = Session(secrets.token_urlsafe(24), now, now)
+        session = Session(secrets.token_urlsafe(24), now, now, who, role, rooms, scope)
         self._by_digest[_digest(token)] = session
         return token, session
 
@@ -291,8 +302,10 @@ class PinGate:
         self.devices = devices if devices is not None else Devices(limiter.clock)
         self._lock = asyncio.Lock()
 
-    async def attempt(self, client: str, pin: str, device: str | None = None) -> None:
-        """Check ``pin`` from ``client`` (its address) carrying the device cookie ``device``."""
+    async def attempt(self, client: str, pin: str, device: str | None = None,
+                      check: Callable[[str], bool] | None = None) -> None:
+        """Check ``pin`` from ``client`` (its address) carrying the device cookie ``device`` (with
+        ``check`` instead of ``check_pin``: a named Director's PIN), under the same limits."""
         known = self.devices.known(device)
         delay = self.limiter.slowdown()
         if delay > 0 and known is None:
@@ -311,9 +324,10 @@ class PinGate:
                                              "device that has", headers={"Retry-After": str(int(wait) + 1)})
                 self.limiter.checked()
             client = key
-            if not await asyncio.to_thread(self.check_pin, pin):
+            if not await asyncio.to_thread(check or self.check_pin, pin):
                 lock = self.limiter.failed(client)
-                raise HTTPException(401, "wrong PIN" + (f"; locked for {int(lock)} s" if lock else ""))
+                wrong = "wrong PIN" if check is None else "wrong name or PIN"
+                raise HTTPException(401, wrong + (f"; locked for {int(lock)} s" if lock else ""))
             self.limiter.succeeded(client)
 
 
@@ -323,11 +337,13 @@ def device_cookie(session_cookie: str) -> str:
     return f"{session_cookie}_device"
 
 
-async def pin_login(gate: PinGate, request: Request, response: Response, pin: str, cookie: str) -> None:
-    """The PIN's check for a login route (``PinGate.attempt`` with the device cookie ``cookie``); on
-    success the device is remembered (its cookie set or renewed), else the ``HTTPException`` is raised."""
+async def pin_login(gate: PinGate, request: Request, response: Response, pin: str, cookie: str,
+                    check: Callable[[str], bool] | None = None) -> None:
+    """The PIN's check for a login route (``PinGate.attempt`` with the device cookie ``cookie``, and
+    ``check`` for a named Director's PIN); on success the device is remembered (its cookie set or
+    renewed), else the ``HTTPException`` is raised."""
     device = request.cookies.get(cookie)
-    await gate.attempt(peer(request), pin, device)
+    await gate.attempt(peer(request), pin, device, check)
     token = gate.devices.remember(device)
     response.set_cookie(cookie, token, max_age=int(gate.devices.lifetime), path="/", httponly=True,
                         samesite="strict", secure=request.url.scheme == "https")

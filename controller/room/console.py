@@ -116,13 +116,17 @@ class Call:
     origin: str = "table"
     """``table`` (an irregularity, the call button) or ``room`` (what the console found across
     the tables: a fouled board, a board out of its round)."""
+    by: str | None = None
+    """The Director who is on the way (who took the call), or dealing with it; None: nobody yet."""
+    resolved_by: str | None = None
+    """The Director who closed it (None: the table, or nobody yet)."""
 
     def as_json(self, now: float) -> Json:
         end = self.resolved_at if self.resolved_at is not None else now
         return {"key": self.key, "table": self.table, "board": self.board, "what": self.what,
                 "state": self.state, "since": self.since, "waited": round(max(0.0, end - self.since), 1),
                 "irregularity": self.irregularity, "seat": self.seat, "law": self.law, "outcome": self.outcome,
-                "origin": self.origin}
+                "origin": self.origin, "by": self.by, "resolved_by": self.resolved_by}
 
 
 @dataclass(slots=True)
@@ -354,23 +358,32 @@ class Room:
         for old in resolved[:-_RESOLVED_KEEP]:
             del self.calls[old.key]
 
-    def mark(self, key: str, state: str, now: float) -> Call:
-        """The Director moves a call on: ``acknowledged``, ``being_ruled`` or ``resolved``
-        (KeyError for an unknown call, ValueError for an unknown state)."""
+    def mark(self, key: str, state: str, now: float, by: str | None = None, take_over: bool = False) -> Call:
+        """Director ``by`` moves a call on: ``acknowledged`` (on my way: the call is theirs),
+        ``being_ruled`` or ``resolved`` (KeyError for an unknown call, ValueError for an unknown
+        state, or for a call another Director is on the way to, unless ``take_over``)."""
         if state not in CALL_STATES[1:]:
             raise ValueError(f"a call can be marked {', '.join(CALL_STATES[1:])}, not {state!r}")
         call = self.calls[key]
         if state == "resolved" and call.irregularity is not None and self._awaiting(call):
             raise ValueError(f"table {call.table} still waits for your ruling on {call.what}: open the table and "
                              "rule; the call closes when the table has applied it")
+        if (state == "acknowledged" and not take_over and call.state != "resolved" and call.by is not None
+                and by is not None and call.by != by):
+            raise ValueError(f"{call.by} is on the way to table {call.table} already")
         if state == "resolved":
-            self._resolve(call, now, "resolved by the Director")
-        elif call.state != "resolved" and CALL_STATES.index(state) > CALL_STATES.index(call.state):
-            call.state = state
+            if call.state != "resolved":
+                call.resolved_by = by
+            self._resolve(call, now, "resolved by the Director" if by is None else f"resolved by {by}")
+        elif call.state != "resolved":
+            if CALL_STATES.index(state) > CALL_STATES.index(call.state):
+                call.state = state
+            if by is not None and (state == "acknowledged" or call.by is None):
+                call.by = by
         if call.origin == "table" and state in ("acknowledged", "resolved"):
             self.answers[call.table] = {"answer": "on_my_way" if state == "acknowledged" else "done",
                                         "seat": call.seat, "board": call.board, "irregularity": call.irregularity,
-                                        "what": call.what, "at": now}
+                                        "what": call.what, "at": now, "by": by}
         return call
 
     def _awaiting(self, call: Call) -> bool:
@@ -380,10 +393,13 @@ class Room:
         return isinstance(awaiting, list) and any(isinstance(i, dict) and i.get("id") == call.irregularity
                                                   for i in awaiting)
 
-    def opened(self, table: str, now: float) -> None:
-        """The Director opened a table: its acknowledged or new calls are being ruled."""
+    def opened(self, table: str, now: float, by: str | None = None) -> None:
+        """Director ``by`` opened a table: its acknowledged or new calls are being ruled (theirs when
+        nobody was on the way)."""
         for call in self._open(table):
             call.state = "being_ruled"
+            if call.by is None:
+                call.by = by
 
     def start_round(self, now: float, round_: int) -> RoundClock:
         """The Director calls round ``round_``: the clock runs from ``now`` (ValueError without a

@@ -1,6 +1,7 @@
 """``tablectl room init`` and ``tablectl room broker``: a club's Mosquitto broker, written and run.
 
-``room init`` writes the broker's files for a club and its tables into a directory
+``room director`` keeps the team of Directors who sign in to the consoles by name and PIN
+(``tablectl.room.directors``). ``room init`` writes the broker's files for a club and its tables into a directory
 (``tablectl.room.broker``), or with ``--room NAME=TABLES`` (repeated) an event's: the centre's and
 each room's, bridged to it (``tablectl.room.bridge``, docs/event-topology.md); ``room broker``
 runs Mosquitto on such a directory in the foreground (the process becomes ``mosquitto``, so
@@ -18,6 +19,7 @@ from controller.errors import BridgeTableError
 from drivers.addresses import BROKER_PORT, BROKER_TLS_PORT
 from tablectl.room.bridge import RoomPlan, init_event
 from tablectl.room.broker import CONF_NAME, RoomError, broker_command, init_room, load_room, parse_tables
+from tablectl.room.directors import DirectorError
 from tablectl.room.process import runnable_config
 
 __all__ = ["add_commands"]
@@ -104,6 +106,57 @@ def _cmd_broker(args: argparse.Namespace) -> int:
     os.execv(command[0], command)
 
 
+def _director_pin(args: argparse.Namespace) -> tuple[str, bool]:
+    """The new Director's PIN: ``--pin-file``, else ``$BRIDGE_DIRECTOR_PIN``, else one made up (True)."""
+    if args.pin_file is not None:
+        try:
+            lines = Path(args.pin_file).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DirectorError(f"cannot read the PIN file {args.pin_file}: {exc}") from None
+        pin = lines[0].strip() if lines else ""
+        if not pin:
+            raise DirectorError(f"the PIN file {args.pin_file} is empty")
+        return pin, False
+    given = os.environ.get("BRIDGE_DIRECTOR_PIN", "").strip()
+    if given:
+        return given, False
+    import secrets
+    return f"{secrets.randbelow(1_000_000):06d}", True
+
+
+def _cmd_director(args: argparse.Namespace) -> int:
+    from drivers.config import hash_pin
+    from tablectl.room.directors import add_director, directors_files, load_directors, remove_director
+
+    try:
+        if args.director_command == "add":
+            pin, made_up = _director_pin(args)
+            if not 4 <= len(pin) <= 64:
+                raise DirectorError("a Director's PIN is 4 to 64 characters")
+            rooms = [r for part in args.rooms or () for r in part.split(",")]
+            written = add_director(args.dir, args.name, hash_pin(pin), head=args.head, rooms=rooms)
+            print(f"Director {' '.join(args.name.split())} can sign in to the consoles of {args.dir}")
+            if made_up:
+                print(f"  PIN: {pin} (give it to them; only its hash is kept)")
+        elif args.director_command == "remove":
+            written = remove_director(args.dir, args.name)
+            print(f"Director {args.name} removed")
+        else:
+            team = load_directors(directors_files(args.dir)[None])
+            for d in team.directors:
+                print(f"{d.name}: {d.covered()}")
+            if not team.directors:
+                print("no Director yet: tablectl room director add --dir DIR NAME")
+            return 0
+    except (BridgeTableError, OSError) as exc:
+        print(f"tablectl room director: {exc}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(f"  wrote {path}")
+    print("restart each console with --directors FILE (its directory's directors.toml) to take the change")
+    return 0
+
+
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``room`` (``init``, ``broker``, ``demo``) and ``console`` to ``tablectl``'s sub-commands."""
     room = sub.add_parser("room", help="the club room's broker: write its configuration, run it",
@@ -147,6 +200,34 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                                     "an event's central broker.")
     b.add_argument("--dir", required=True, type=Path, help="the room directory made by tablectl room init")
     b.set_defaults(func=_cmd_broker)
+
+    t = rsub.add_parser("director", help="the team of Directors: each signs in to the consoles by name and PIN",
+                        description="Keep the event's team of Directors (docs/directors.md): each signs in to a "
+                                    "console under their own name with their own PIN; a call shows who is on the "
+                                    "way, every ruling and score adjustment who made it. A head Director sees every "
+                                    "room; a room Director sees the rooms they cover. For an event (room init "
+                                    "--room) the team is written to centre/directors.toml and each room-NAME/ gets "
+                                    "its own Directors only; give each console its file with --directors.")
+    tsub = t.add_subparsers(dest="director_command", required=True)
+    ta = tsub.add_parser("add", help="add a Director (or change their PIN and rooms)",
+                         description="Add a Director to the team kept in DIR (or change their PIN, role and rooms). "
+                                     "The PIN comes from --pin-file, else $BRIDGE_DIRECTOR_PIN, else one is made up "
+                                     "and printed once: only its hash is kept.")
+    ta.add_argument("--dir", required=True, type=Path, help="the room or event directory of tablectl room init")
+    ta.add_argument("name", help="the name they sign in with, as the page shows it (e.g. Anna)")
+    role = ta.add_mutually_exclusive_group()
+    role.add_argument("--head", action="store_true", help="a head (chief) Director: every room of the event")
+    role.add_argument("--rooms", action="append", metavar="A,B",
+                      help="an event's rooms this Director covers (comma-separated, or repeated)")
+    ta.add_argument("--pin-file", type=Path, metavar="FILE", help="a file whose first line is their PIN")
+    ta.set_defaults(func=_cmd_director)
+    tr = tsub.add_parser("remove", help="take a Director off the team")
+    tr.add_argument("--dir", required=True, type=Path, help="the room or event directory")
+    tr.add_argument("name")
+    tr.set_defaults(func=_cmd_director)
+    tl = tsub.add_parser("list", help="the team: each Director and the rooms they cover")
+    tl.add_argument("--dir", required=True, type=Path, help="the room or event directory")
+    tl.set_defaults(func=_cmd_director)
 
     from tablectl.room import serve  # the console and the room demo
 

@@ -238,6 +238,8 @@ class Console(ConsoleSession):
         topics = [f"bridge/{self.club}/table/+/#", f"bridge/{self.club}/console/{self._ack_area}/+"]
         if self.head:  # the rooms' consoles' acknowledgements: what each room holds (module doc)
             topics.append(f"bridge/{self.club}/console/ack/+")
+        else:  # the head console's, over the bridge: which of this room's calls a head Director took
+            topics.append(f"bridge/{self.club}/console/head/+")
         client.subscribe([(topic, 1) for topic in topics])
         with self._lock:
             if not getattr(flags, "session_present", False):
@@ -398,8 +400,12 @@ class Console(ConsoleSession):
                 if topic.startswith(f"bridge/{self.club}/console/{self._ack_area}/"):
                     self._other_console(payload, now)
                     continue
-                if topic.startswith(f"bridge/{self.club}/console/"):  # the head console's: a room's console
-                    self._room_holds_more(topic, payload, now)
+                if topic.startswith(f"bridge/{self.club}/console/"):  # the other console's acknowledgement
+                    if self.head:  # a room's console's: what it holds
+                        self._room_holds_more(topic, payload, now)
+                    claimed = self._claimed_there(topic, payload)
+                    if claimed is not None:
+                        touched.add(claimed)
                     continue
                 found = read_message(self.club, topic, payload, self._boards)
                 if found is None or (isinstance(found, Taken) and not payload and found.kind == "result"):
@@ -598,8 +604,14 @@ class Console(ConsoleSession):
         self._client.publish(f"bridge/{self.club}/table/{table}/command", json.dumps(message), qos=1)
 
     def _publish_ack(self, table: str, session: str, seq: int) -> None:
+        """Acknowledge ``table``'s ``seq``; with who took each of its open calls here (``directors``: the
+        other console of an event shows them too, ``_claimed_there``). Never under the lock."""
         now = self._wall()
+        with self._lock:
+            directors = {c.key: c.by for c in self.room.calls.values()
+                         if c.table == table and c.state != "resolved" and c.by is not None}
         body = {"v": 1, "club": self.club, "table": table, "session": session, "seq": seq,
-                "console": self._tokens.get(table, self.instance), "time": iso(now), "at": round(now, 3)}
+                "console": self._tokens.get(table, self.instance), "time": iso(now), "at": round(now, 3),
+                "directors": directors}
         self._sent.append(self._client.publish(f"bridge/{self.club}/console/{self._ack_area}/{table}",
                                                json.dumps(body), qos=1, retain=True))

@@ -19,6 +19,11 @@ on its ``results`` topic, retained (only when it changed): the table's results p
 The same message says which boards the players may see anything of (``released``:
 ``controller.room.release``) and carries the Director's answer to the table's call (``director``).
 
+A Director's call taken on one console of an event (on my way, the table opened) goes to the other
+in this console's acknowledgement of that table (``directors``: call -> who, ``Console._publish_ack``),
+which crosses the bridge both ways (``_claimed_there``): the head Director sees "Anna is on the way"
+to a call of room A, and room A's Directors see the head Director's.
+
 A new session starts clean, the old one kept (``tablectl.room.sessions``): ``new_session``, or
 at start when the session file changed or the store is last session's.
 """
@@ -42,7 +47,7 @@ from controller.fieldscore.model import EventScore
 from controller.fieldscore.session import Session
 from controller.room.adjustments import DeskEntry
 from controller.room.clock import RoundClock
-from controller.room.console import Call, Room, Stream
+from controller.room.console import OPEN_CALLS_PER_TABLE, Call, Room, Stream
 from controller.room.players import PlayerSettings
 from tablectl.room.address import valid_name
 from tablectl.room.commands import command
@@ -51,6 +56,7 @@ from tablectl.room.console_people import People
 from tablectl.room.console_push import RESULTS_EVERY, Journal, ResultsStream
 from tablectl.room.console_store import ConsoleStore
 from tablectl.room.deskpush import publish_to_tables
+from tablectl.room.directors import CLUB_DIRECTOR
 from tablectl.room.link import VIEW_SECONDS, iso
 from tablectl.room.sessions import archive, archive_path, archives, read_archive, session_key
 
@@ -97,6 +103,8 @@ class ConsoleSession:
     if TYPE_CHECKING:
         @property
         def conflicts(self) -> dict[str, Json]: ...  # the intake's (``Console``)
+
+        def _publish_ack(self, table: str, session: str, seq: int) -> None: ...  # the intake's
 
     # -- the session: begun anew, the one before kept, its settings restored -------------------------
 
@@ -361,10 +369,12 @@ class ConsoleSession:
             return desk_json(self.room.results)
 
     def adjust(self, entry: DeskEntry) -> Json:
-        """Make and keep the Director's ``entry``, made now; the scores follow, the players are told
-        (DeskError: refused, nothing changed)."""
+        """Make and keep the Director's ``entry`` (``by``: who), made now; the scores follow, the players
+        are told (DeskError: refused, nothing changed)."""
         with self._lock:
             made = adjust_kept(self.room.results, self.desk_store, entry, self._wall())
+            self.store.act(made.at, made.by, "desk", made.table or None, None,
+                           {"entry": made.id, "entry_kind": made.kind, "board": made.board, "reason": made.reason})
             self._bump(())
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the players' results
         self._notify()
@@ -382,33 +392,79 @@ class ConsoleSession:
         """A pair named or a substitute seated: the pages show the names."""
         self._changed_settings()
 
-    def opened(self, table: str) -> None:
-        """The Director opened ``table``: its calls are being ruled, its arbiter view is asked for."""
+    def opened(self, table: str, by: str = CLUB_DIRECTOR) -> None:
+        """Director ``by`` opened ``table``: its calls are being ruled (theirs, when nobody was on
+        the way), its arbiter view is asked for."""
         with self._lock:
             self._view_asked.pop(table, None)
-            self.room.opened(table, self._wall())
+            now = self._wall()
+            taken = [c.key for c in self.room.calls.values() if c.table == table and c.state != "resolved"
+                     and c.by is None]
+            self.room.opened(table, now, by)
             for call in self.room.calls.values():
                 if call.table == table and call.state == "being_ruled":
-                    self.store.mark(call.key, call.state, self._wall())
+                    self.store.mark(call.key, call.state, now)
+            for key in taken:
+                self.store.act(now, by, "opened", table, None, {"key": key})
             self._bump((table,))
         self._ask_view(table)
+        if taken:
+            self._tell_other_console(table)
         self._notify()
 
-    def mark(self, key: str, state: str) -> Call:
-        """The Director moves a call on (KeyError, ValueError: ``Room.mark``); his answer goes to
-        the table with its players' results (``director``: its page shows it)."""
+    def mark(self, key: str, state: str, by: str = CLUB_DIRECTOR, take_over: bool = False) -> Call:
+        """Director ``by`` moves a call on (KeyError, ValueError: ``Room.mark``: another Director is on
+        the way, unless ``take_over``); the answer goes to the table with its players' results
+        (``director``: its page shows it), every Director's page shows who is on the way."""
         with self._lock:
-            call = self.room.mark(key, state, self._wall())
-            self.store.mark(key, state, self._wall())
+            now = self._wall()
+            call = self.room.mark(key, state, now, by, take_over)
+            self.store.mark(key, state, now)
+            if state in ("acknowledged", "resolved"):
+                self.store.act(now, by, "on_my_way" if state == "acknowledged" else "done", call.table, None,
+                               {"key": key, "what": call.what, "board": call.board})
             self._bump((call.table,))
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the answer to the table
+        self._tell_other_console(call.table)
         self._notify()
         return call
 
-    def send(self, table: str, kind: str, body: Json) -> str:
-        """Publish a command to ``table``; returns its ref (the table's answer names it)."""
+    def _tell_other_console(self, table: str) -> None:
+        """Acknowledge ``table`` again, now with who took its calls (``Console._publish_ack``): the other
+        console of an event (the head's, a room's) shows it."""
+        with self._lock:
+            ack = self.room.acknowledged(table)
+        if ack is not None and self._connected:
+            self._publish_ack(table, *ack)
+
+    def _claimed_there(self, topic: str, payload: bytes) -> str | None:
+        """The calls of a table that a Director took on the other console (its acknowledgement's
+        ``directors``: call -> who, ``_publish_ack``): taken here too, so that both consoles show
+        who is on the way. The table, when something changed (under the lock)."""
+        table = topic.rsplit("/", 1)[-1]
+        try:
+            directors = json.loads(payload).get("directors")
+        except (ValueError, AttributeError, TypeError, RecursionError):
+            return None
+        if not isinstance(directors, dict):
+            return None
+        changed = False
+        for key, who in list(directors.items())[:OPEN_CALLS_PER_TABLE]:
+            call = self.room.calls.get(key) if isinstance(key, str) else None
+            if call is None or call.table != table or call.state == "resolved" or not isinstance(who, str):
+                continue
+            if call.by != who[:40]:
+                call.by = who[:40]
+                call.state = "acknowledged" if call.state == "called" else call.state
+                changed = True
+        return table if changed else None
+
+    def send(self, table: str, kind: str, body: Json, by: str = CLUB_DIRECTOR) -> str:
+        """Publish a command of Director ``by`` to ``table``; returns its ref (the table's answer names
+        it). The command names the Director (``director``, beside the ruling: the table reads only its
+        ruling); ``ruled`` keeps the act with its answer."""
         ref = f"c-{secrets.token_hex(6)}"
-        message = command(self.club, table, ref, kind, body, iso(self._wall()))
+        message = {**command(self.club, table, ref, kind, body, iso(self._wall())), "director": by}
         info = self._client.publish(f"bridge/{self.club}/table/{table}/command", json.dumps(message), qos=1)
         if info.rc != mqtt.MQTT_ERR_SUCCESS:
             raise ConnectionError("the room's broker cannot be reached: the command was not sent")
@@ -416,7 +472,21 @@ class ConsoleSession:
             for call in self.room.calls.values():
                 if call.table == table and call.state in ("called", "acknowledged"):
                     call.state = "being_ruled"
+                    if call.by is None:
+                        call.by = by
         return ref
+
+    def ruled(self, by: str, kind: str, table: str, ref: str | None, body: Json, outcome: str) -> None:
+        """Keep Director ``by``'s ruling or action at ``table`` (``kind``), with how it ended."""
+        with self._lock:
+            self.store.act(self._wall(), by, kind, table, ref, body, outcome)
+            self._bump((table,))
+        self._notify()
+
+    def acts(self, tables: frozenset[str] | None = None, limit: int = 200) -> list[Json]:
+        """Who did what (``ConsoleStore.acts``), newest first: of ``tables`` only, when given."""
+        with self._lock:
+            return self.store.acts(limit, tables)
 
     def reply(self, ref: str, timeout: float) -> Json | None:
         """The table's answer to command ``ref``, waiting at most ``timeout`` seconds."""

@@ -52,14 +52,23 @@ CREATE TABLE IF NOT EXISTS refused (id INTEGER PRIMARY KEY AUTOINCREMENT, table_
     session TEXT NOT NULL, seq INTEGER, reason TEXT NOT NULL, payload TEXT NOT NULL, received REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS desk_entry (id INTEGER PRIMARY KEY, payload TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS seat (id INTEGER PRIMARY KEY, payload TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS act (id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, by TEXT NOT NULL,
+    kind TEXT NOT NULL, table_id TEXT, ref TEXT, body TEXT NOT NULL, outcome TEXT NOT NULL);
 """
 _COLUMNS = {"message": ("table_id", "session", "seq", "kind", "payload", "received"),
             "state": ("table_id", "payload"), "mark": ("key", "state", "at"), "setting": ("key", "value"),
             "refused": ("id", "table_id", "kind", "session", "seq", "reason", "payload", "received"),
-            "desk_entry": ("id", "payload"), "seat": ("id", "payload")}
+            "desk_entry": ("id", "payload"), "seat": ("id", "payload"),
+            "act": ("id", "at", "by", "kind", "table_id", "ref", "body", "outcome")}
 """The tables a damaged file's rows are salvaged from: the desk's entries (``tablectl.room.console_desk``)
 and the pairs' names (``seat``, ``tablectl.room.console_people``) too, since no table holds them (the
 tables send their own outboxes again; the Director's corrections, adjusted scores and names exist only here)."""
+
+CLAIMS = ("on_my_way", "opened")
+"""The acts that make a call a Director's (``act``): on my way, the table opened."""
+ACTS = (*CLAIMS, "done", "ruling", "action", "desk")
+"""What a Director's act is: a call taken or closed, a table opened, a ruling or an action sent to a
+table, an entry of the scoring desk."""
 
 Message = tuple[str, str, int, str, str, float]
 """(table, session, seq, kind, payload, received) of one outbox message."""
@@ -206,6 +215,33 @@ class ConsoleStore:
 
     def mark(self, key: str, state: str, at: float) -> None:
         self._conn.execute("INSERT OR REPLACE INTO mark VALUES (?, ?, ?)", (key, state, at))
+
+    def act(self, at: float, by: str, kind: str, table: str | None, ref: str | None, body: Json,
+            outcome: str = "") -> None:
+        """Keep one act of a Director (``ACTS``): who, what, at which table, the command's ref, its body
+        and how it ended (the table accepted the ruling, refused it and why, did not answer)."""
+        try:
+            self._conn.execute("INSERT INTO act (at, by, kind, table_id, ref, body, outcome) "
+                               "VALUES (?, ?, ?, ?, ?, ?, ?)", (at, by, kind, table, ref, json.dumps(body), outcome))
+        except sqlite3.Error:  # a record of what was done: its loss never undoes or stops the act
+            log.exception("console: %s's %s at table %s could not be kept", by, kind, table)
+
+    def acts(self, limit: int = 200, tables: frozenset[str] | None = None) -> list[Json]:
+        """The latest ``limit`` acts, newest first (of ``tables`` only, when given)."""
+        out = []
+        for at, by, kind, table, ref, body, outcome in self._conn.execute(
+                "SELECT at, by, kind, table_id, ref, body, outcome FROM act ORDER BY id DESC"):
+            if tables is not None and table not in tables:
+                continue
+            try:
+                decoded = json.loads(body)
+            except (ValueError, TypeError, RecursionError):
+                decoded = None
+            out.append({"at": at, "by": by, "kind": kind, "table": table, "ref": ref, "body": decoded,
+                        "outcome": outcome})
+            if len(out) >= limit:
+                break
+        return out
 
     def set(self, key: str, value: object) -> None:
         """Keep one of the Director's settings (JSON)."""
@@ -361,6 +397,14 @@ def restore(store: ConsoleStore, room: Room, club: str, now: float) -> int:
     for key, mark, at in marks:
         with contextlib.suppress(KeyError, ValueError):
             room.mark(key, mark, at)
+    for act in reversed(store.acts(10_000)):  # who was on the way to each call, who closed it
+        call = room.calls.get(str((act["body"] or {}).get("key"))) if isinstance(act["body"], dict) else None
+        if call is None:
+            continue
+        if act["kind"] == "on_my_way" or (act["kind"] in CLAIMS and call.by is None):
+            call.by = act["by"]
+        elif act["kind"] == "done":
+            call.resolved_by = act["by"]
     if messages:
         log.info("console: %d messages of %d tables restored from %s", len(messages), len(room.tiles), store.path)
     return len(unreadable)

@@ -4,7 +4,8 @@
   ``$BRIDGE_CLUB_URL`` and ``$BRIDGE_TABLE_ID``, which keep a password out of the process
   list): the table links to the room (``tablectl.room.link``).
 * ``tablectl console --club URL``: the Director's console (``tablectl.room.console``) and its
-  page (``web_ui.console``), behind the arbiter PIN.
+  page (``web_ui.console``), behind the arbiter PIN, or with ``--directors FILE`` the team of
+  Directors, each by name and PIN (``tablectl.room.directors``).
 * ``tablectl room demo``: a whole room on this machine: a private Mosquitto with the club
   configuration of ``tablectl room init`` (passwords and ACL) on a free port, N simulated
   tables (each its own ``tablectl demo`` process, playing real corpus boards, with its
@@ -90,8 +91,24 @@ def _the_pin(args: argparse.Namespace) -> tuple[str, str | None]:
     return pin, pin
 
 
+def director_finder(team: Any) -> Any:
+    """The console pages' ``find_director`` for the team of ``tablectl.room.directors.Directors``."""
+    from web_ui.console import NamedDirector
+
+    def find(name: str) -> NamedDirector | None:
+        director = team.find(name)
+        if director is None:
+            return None
+        pin_hash = director.pin_hash
+
+        def check(pin: str) -> bool:
+            return isinstance(pin, str) and 0 < len(pin) <= 64 and verify_pin(pin, pin_hash)
+        return NamedDirector(director.name, director.role, director.rooms, team.scope(director), check)
+    return find
+
+
 def _serve_console(console: Any, pin_hash: str, options: Any, club: str, link_key: bytes | None = None,
-                   table_urls: dict[str, str] | None = None) -> int:
+                   table_urls: dict[str, str] | None = None, team: Any = None) -> int:
     from tablectl.serve import run_server
     from web_ui.console import ConsoleSettings, create_console_app
 
@@ -99,7 +116,8 @@ def _serve_console(console: Any, pin_hash: str, options: Any, club: str, link_ke
         return isinstance(pin, str) and 0 < len(pin) <= 64 and verify_pin(pin, pin_hash)
 
     app = create_console_app(console, ConsoleSettings(check_pin=check, club=club, link_key=link_key,
-                                                      table_urls=table_urls or {}, hosts=options.hosts))
+                                                      table_urls=table_urls or {}, hosts=options.hosts,
+                                                      find_director=None if team is None else director_finder(team)))
     run_server(app, options)
     return 0
 
@@ -145,7 +163,15 @@ def _cmd_console(args: argparse.Namespace) -> int:
         options = console_options(args)
         check_server(options)
         link_key, table_urls = load_key(args.arbiter_link_key_file), _table_urls(args.table_url)
-        pin, made_up = _the_pin(args)
+        team = None
+        if args.directors is not None:  # each Director signs in by name and PIN: no console PIN
+            from tablectl.room.directors import load_directors
+            team = load_directors(args.directors)
+            if not team.directors:
+                raise ValueError(f"{args.directors} names no Director: tablectl room director add --dir DIR NAME")
+            pin, made_up = secrets.token_urlsafe(24), None
+        else:
+            pin, made_up = _the_pin(args)
     except ValueError as exc:
         print(f"tablectl console: {exc}", file=sys.stderr)
         return 2
@@ -171,8 +197,11 @@ def _cmd_console(args: argparse.Namespace) -> int:
     print(f"  console   {options.scheme}://{shown}:{port}/")
     if made_up is not None:
         print(f"  {show_pin(made_up, Path(data_dir), 'PIN')}", flush=True)
+    if team is not None:
+        print(f"  Directors: {', '.join(f'{d.name} ({d.covered()})' for d in team.directors)}: each signs in "
+              "with their name and PIN", flush=True)
     try:
-        return _serve_console(console, hash_pin(pin), options, address.club, link_key, table_urls)
+        return _serve_console(console, hash_pin(pin), options, address.club, link_key, table_urls, team)
     finally:
         console.stop()
 
@@ -369,6 +398,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser], room:
     c.add_argument("--head", action="store_true",
                    help="the head console of an event whose rooms are bridged to a centre (--club: the centre, as "
                         "its console user): it sees every room's tables, each room keeps its own console")
+    c.add_argument("--directors", type=Path, metavar="FILE",
+                   help="the team of Directors (directors.toml of tablectl room director add: the room's, or the "
+                        "centre's for --head): each signs in by name and PIN, calls show who is on the way, rulings "
+                        "who made them; a room Director on the head console sees their rooms only. Without it, "
+                        "one PIN signs in 'Director'")
     c.add_argument("--verbose", action="store_true")
     c.set_defaults(func=_cmd_console)
     if room is not None:

@@ -321,3 +321,23 @@ def test_a_centre_restarted_from_an_older_save_the_room_consoles_acknowledgement
     event.centre.start()
     event.head_relay.mend()
     exactly(event.head, [t1])
+
+
+def test_who_is_on_the_way_crosses_the_bridge_both_ways(event: Event) -> None:
+    """A room Director's "On my way" shows on the head console, and the head Director's on the room's."""
+    (t1, t2) = start(event)
+    for t in (t1, t2):
+        play(t, (("Pass", "E"), ("Pass", "S"), ("Pass", "W")))
+        lead_out_of_turn(t)  # a call at each table
+    def call(console: Console, table: str) -> object:
+        return next((c for c in console.room.calls.values() if c.table == table and c.irregularity), None)
+    for console in (event.room_console, event.head):
+        for table in ("1", "2"):
+            wait(lambda c=console, t=table: call(c, t) is not None, what=f"table {table}'s call")  # type: ignore[misc]
+    one, two = call(event.room_console, "1"), call(event.head, "2")
+    assert one is not None and two is not None
+    event.room_console.mark(one.key, "acknowledged", "Anna")  # type: ignore[attr-defined]
+    event.head.mark(two.key, "acknowledged", "Max")  # type: ignore[attr-defined]
+    wait(lambda: getattr(call(event.head, "1"), "by", None) == "Anna", timeout=CATCH_UP, what="Anna at the centre")
+    wait(lambda: getattr(call(event.room_console, "2"), "by", None) == "Max", timeout=CATCH_UP, what="Max in the room")
+    assert getattr(call(event.head, "1"), "state", None) == "acknowledged"

@@ -52,6 +52,8 @@ class Sent:
     kind: str
     body: Json
     ref: str
+    by: str = "Director"
+    """The Director who sent it."""
 
 
 class FakeConsole:
@@ -130,21 +132,21 @@ class FakeConsole:
         with self._lock:
             return self.room.view(table)
 
-    def opened(self, table: str) -> None:
+    def opened(self, table: str, by: str = "Director") -> None:
         with self._lock:
             self.opened_tables.append(table)
-            self.room.opened(table, self.wall)
+            self.room.opened(table, self.wall, by)
         self._emit({"kind": "changed"})
 
-    def mark(self, key: str, state: str) -> Call:
+    def mark(self, key: str, state: str, by: str = "Director", take_over: bool = False) -> Call:
         with self._lock:
-            call = self.room.mark(key, state, self.wall)
+            call = self.room.mark(key, state, self.wall, by, take_over)
         self._emit({"kind": "changed"})
         return call
 
-    def send(self, table: str, kind: str, body: Json) -> str:
+    def send(self, table: str, kind: str, body: Json, by: str = "Director") -> str:
         with self._lock:
-            sent = Sent(table, kind, body, f"c-{len(self.sent) + 1}")
+            sent = Sent(table, kind, body, f"c-{len(self.sent) + 1}", by)
             self.sent.append(sent)
         self._replies[sent.ref] = self.answer(sent)
         return sent.ref

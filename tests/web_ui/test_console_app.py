@@ -199,7 +199,7 @@ def test_on_my_way_then_done_move_a_call_along_the_queue(console: Console) -> No
     csrf = _login(c)
     key = fake.open_calls()[0].key
     r = c.post("/api/calls/mark", json={"key": key, "state": "acknowledged"}, headers=csrf)
-    assert r.json() == {"key": key, "state": "acknowledged"}
+    assert r.json() == {"key": key, "state": "acknowledged", "by": "Director"}
     assert c.get("/api/room").json()["calls"][0]["state"] == "acknowledged"
     # the table still waits for the ruling on the lead out of turn: "Done" cannot close it (Law 54)
     r = c.post("/api/calls/mark", json={"key": key, "state": "resolved"}, headers=csrf)

@@ -93,13 +93,14 @@ function renderDeskForm(kind) {
   }
   const kindSelect = selectNode("desk-kind", DESK_KINDS, kind);
   kindSelect.addEventListener("change", () => renderDeskForm(kindSelect.value));
-  const by = localStorage.getItem("deskBy") || "Director";
+  const signed = typeof me !== "undefined" && me && me.team ? me.director : null;  // a team's Director signs their own entries
+  const by = signed || localStorage.getItem("deskBy") || "Director";
   replaceChildren("desk-form",
     el("h3", { id: "desk-where" }, "Board " + deskAt.board + ", table " + deskAt.table),
     field("What", kindSelect),
     el("div", { class: "desk-fields" }, kindFields(kind)),
     field("Why", el("input", { id: "desk-reason", placeholder: "the reason, kept with the entry", autocomplete: "off" })),
-    field("Who", el("input", { id: "desk-by", value: by, autocomplete: "off", size: 12 })),
+    field("Who", el("input", { id: "desk-by", value: by, autocomplete: "off", size: 12, readonly: signed ? "" : null })),
     el("div", { class: "desk-actions" },
       el("button", { type: "button", id: "desk-record", onclick: () => recordDesk(kind) }, "Record"),
       el("button", { type: "button", class: "secondary", onclick: () => { deskAt = null; renderDeskForm(); } }, "Cancel")));
@@ -118,7 +119,7 @@ async function deskPost(path, body) {
 
 async function recordDesk(kind) {
   const by = deskValue("desk-by") || "Director";
-  localStorage.setItem("deskBy", by);
+  if (!(typeof me !== "undefined" && me && me.team)) localStorage.setItem("deskBy", by);
   const body = { board: deskAt.board, table: deskAt.table, by, reason: deskValue("desk-reason"), ...deskBody(kind) };
   if (!body.reason) {
     replaceChildren("desk-error", "Say why: the reason is kept with the entry.");

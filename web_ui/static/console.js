@@ -41,7 +41,27 @@ const session = pinSession({ login: "/api/login", logout: "/api/logout", session
   () => { if (socket) { socket.close(); socket = null; } });
 const api = session.api;
 
+let me = null;          // who is signed in: {director, role, rooms, team}
+
+// the sign-in form asks for the name when the console has a team of Directors
+fetch("/api/sign-in", { credentials: "same-origin" }).then(async (r) => {
+  if (r.ok && (await r.json()).team) document.getElementById("login-who").hidden = false;
+}).catch(() => {});
+
+async function whoAmI() {
+  try {
+    me = await api("GET", "/api/session");
+  } catch (err) {
+    return;
+  }
+  const who = document.getElementById("who");
+  who.hidden = !me.team;
+  replaceChildren("who", me.director + (me.role === "head" ? " \u00b7 head" : me.rooms.length ? " \u00b7 room " + me.rooms.join(", ") : ""));
+  if (room) renderRoom();
+}
+
 function start() {
+  whoAmI();
   const badge = statusBadge("status");
   socket = liveSocket("/ws", onMessage, (state) => {
     badge(state);
@@ -232,10 +252,24 @@ function callItem(call) {
       el("span", { class: "call-meta" }, [call.board ? "board " + call.board : null, call.law ? "Law " + call.law : null]
         .filter(Boolean).join(" \u00b7 ")))),
     el("span", { class: "call-state" }, el("b", { class: "call-word" }, CALL_WORD[call.state] || plain(call.state)),
-      open ? [" for ", ticking(call.waited, "waited")] : call.outcome ? " \u00b7 " + plain(call.outcome) : null),
+      open ? [" for ", ticking(call.waited, "waited")] : call.outcome ? " \u00b7 " + plain(call.outcome) : null,
+      open && call.by ? el("span", { class: "call-by" + (mine(call) ? " mine" : "") }, whoGoes(call)) : null),
     open ? el("span", { class: "call-actions" },
       call.state === "called" ? el("button", { type: "button", class: "ack", onclick: () => markCall(call.key, "acknowledged") }, "On my way") : null,
+      call.by && !mine(call) ? el("button", { type: "button", class: "instead", onclick: () => markCall(call.key, "acknowledged", true) }, "Go instead") : null,
       el("button", { type: "button", class: "done", onclick: () => markCall(call.key, "resolved") }, "Done")) : null);
+}
+
+// the call is the signed-in Director's own (they are on the way, or at the table)
+function mine(call) {
+  return !!(me && call.by === me.director);
+}
+
+// who is on the way to the call, or at its table, in words
+function whoGoes(call) {
+  const who = mine(call) ? "You" : call.by;
+  const verb = mine(call) ? "are" : "is";
+  return call.state === "being_ruled" ? who + " " + verb + " at the table" : who + " " + verb + " on the way";
 }
 
 function renderCalls() {
@@ -248,9 +282,9 @@ function renderCalls() {
   replaceChildren("resolved", resolved.map(callItem));
 }
 
-async function markCall(key, state) {
+async function markCall(key, state, takeOver) {
   try {
-    await api("POST", "/api/calls/mark", { key, state });
+    await api("POST", "/api/calls/mark", takeOver ? { key, state, take_over: true } : { key, state });
   } catch (err) {
     replaceChildren(openTable === null ? "calls-error" : "t-action-error", err.message);
   }
