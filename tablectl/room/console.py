@@ -29,6 +29,7 @@ and only send again what the head lacks), another head console's acknowledgement
 and the room consoles' acknowledgements (``console/ack/<id>``, over the bridge) tell it when a
 room holds more of a table than it does (what a broker lost in a crash): it asks that table again.
 
+What it acknowledges and gives back or asks again (``ConsoleCatchUp``, ``tablectl.room.console_catchup``).
 The Director's session and desk (``ConsoleSession``, ``tablectl.room.console_session``, which
 ``Console`` inherits): the session's movement and results, the Director's settings and the
 players' results sent to the tables, a new session and the sessions kept, the desk, and what
@@ -38,7 +39,6 @@ the pages read.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import queue
 import secrets
@@ -53,7 +53,8 @@ import paho.mqtt.client as mqtt
 
 from controller.fieldscore.session import Session
 from controller.room.console import Room
-from tablectl.room.address import ClubAddress, valid_name
+from tablectl.room.address import ClubAddress
+from tablectl.room.console_catchup import ConsoleCatchUp
 from tablectl.room.console_desk import DeskStore, restore_desk
 from tablectl.room.console_moves import apply_moves, load_moves
 from tablectl.room.console_people import People
@@ -61,7 +62,7 @@ from tablectl.room.console_push import Journal, ResultsStream
 from tablectl.room.console_session import ConsoleSession
 from tablectl.room.console_store import ConsoleStore, Message, Refusal, restore
 from tablectl.room.intake import Claims, Refused, Taken, foreign_console, prev_of, read_message
-from tablectl.room.link import COMMAND_LIMIT, iso, room_client
+from tablectl.room.link import room_client
 from tablectl.room.sessions import session_key, stale
 from tablectl.room.table_names import take_players_named_in
 
@@ -69,8 +70,6 @@ __all__ = ["Console", "ConsoleStore"]
 
 log = logging.getLogger(__name__)
 
-_RESTORE_BYTES = COMMAND_LIMIT - 2048
-"""Bytes of events in one ``restore`` command (the rest of it fits in what is left of the table's limit)."""
 _PENDING_BYTES = 8 << 20
 """Bytes of one table's messages waiting for the console thread: past it that table's next
 messages are dropped and, once its backlog is taken, it is asked to send them again (so that
@@ -85,13 +84,11 @@ _RESULTS_EVERY = 1.0
 once when the queue is empty): every table's page is computed each time."""
 _TICK = 5.0
 """Seconds between two looks at the round clock when nothing arrives (the players' results follow it)."""
-_BEHIND_WAIT = 3.0
-"""Seconds the head console waits for what a room's console holds before it asks the table again."""
 
 Json = dict[str, Any]
 
 
-class Console(ConsoleSession):
+class Console(ConsoleCatchUp, ConsoleSession):
     """The console's link to the room (module doc). ``start()``, then ``stop()``."""
 
     def __init__(self, address: ClubAddress, data_dir: Path, *, keepalive: int = 5,
@@ -533,37 +530,6 @@ class Console(ConsoleSession):
                               "received": now})
         return checked
 
-    def _room_holds_more(self, topic: str, payload: bytes, now: float) -> None:
-        """The head console's: a room console's acknowledgement on ``topic``. When it holds more of that
-        table's session than this console does, the table goes in ``_behind`` (``_still_behind``)."""
-        table = topic.rsplit("/", 1)[-1]
-        try:
-            ack = json.loads(payload)
-            session, seq = ack["session"], ack["seq"]
-        except (ValueError, KeyError, TypeError, RecursionError):
-            return
-        if not (valid_name(table) and isinstance(session, str) and valid_name(session) and type(seq) is int):
-            return
-        stream = self.room.streams.get((table, session))
-        if seq > (0 if stream is None else stream.acked):
-            earlier = self._behind.get(table)
-            since = earlier[2] if earlier is not None and earlier[0] == session else now
-            self._behind[table] = (session, max(seq, earlier[1] if earlier and earlier[0] == session else 0), since)
-
-    def _still_behind(self, now: float) -> dict[str, str]:
-        """The head console's: table -> session, for each table its room has held more of than this
-        console for ``_BEHIND_WAIT`` seconds (what a broker lost: the table is asked again). Not at once:
-        after a link's return the room's acknowledgements cross before what waited for the link."""
-        asked: dict[str, str] = {}
-        for table, (session, seq, since) in list(self._behind.items()):
-            stream = self.room.streams.get((table, session))
-            if seq <= (0 if stream is None else stream.acked):
-                del self._behind[table]
-            elif now - since >= _BEHIND_WAIT:
-                del self._behind[table]
-                asked[table] = session
-        return asked
-
     def _other_console(self, payload: bytes, now: float) -> None:
         """An acknowledgement of another console (``foreign_console``): an alarm once."""
         other = foreign_console(payload, self._instances, self._started)
@@ -577,41 +543,3 @@ class Console(ConsoleSession):
 
     def _emit_later(self, message: Json) -> None:
         threading.Thread(target=self._emit, args=(message,), name="console alarm", daemon=True).start()
-
-    def _send_restore(self, table: str, session: str, since: int, upto: int | None) -> None:
-        """Give ``table`` back what its log lost (its ``log_damaged`` alert) from this console's copy:
-        ``restore`` commands, each under the table's command limit."""
-        with self._lock:
-            events = self.store.events(table, session, since, upto)
-        if not events:
-            log.warning("console: table %s lost its log from seq %d; the console holds none of it", table, since)
-            return
-        batch: list[Json] = []
-        size = 0
-        for event in events:
-            n = len(json.dumps(event)) + 2
-            if batch and size + n > _RESTORE_BYTES:
-                self._publish_restore(table, session, batch)
-                batch, size = [], 0
-            batch.append(event)
-            size += n
-        self._publish_restore(table, session, batch)
-        log.info("console: %d action(s) of table %s sent back from seq %d", len(events), table, since)
-
-    def _publish_restore(self, table: str, session: str, events: list[Json]) -> None:
-        message = {"v": 1, "club": self.club, "table": table, "ref": f"r-{secrets.token_hex(6)}",
-                   "time": iso(self._wall()), "command": "restore", "session": session, "events": events}
-        self._client.publish(f"bridge/{self.club}/table/{table}/command", json.dumps(message), qos=1)
-
-    def _publish_ack(self, table: str, session: str, seq: int) -> None:
-        """Acknowledge ``table``'s ``seq``; with who took each of its open calls here (``directors``: the
-        other console of an event shows them too, ``_claimed_there``). Never under the lock."""
-        now = self._wall()
-        with self._lock:
-            directors = {c.key: c.by for c in self.room.calls.values()
-                         if c.table == table and c.state != "resolved" and c.by is not None}
-        body = {"v": 1, "club": self.club, "table": table, "session": session, "seq": seq,
-                "console": self._tokens.get(table, self.instance), "time": iso(now), "at": round(now, 3),
-                "directors": directors}
-        self._sent.append(self._client.publish(f"bridge/{self.club}/console/{self._ack_area}/{table}",
-                                               json.dumps(body), qos=1, retain=True))

@@ -1,0 +1,126 @@
+"""The console's catch-up (a part of ``tablectl.room.console.Console``): what it acknowledges, and what it
+gives back or asks for again when a table or a room holds more than it does.
+
+* ``_publish_ack``: the console's acknowledgement of a table's outbox (retained, per table), with who took
+  each of the table's open calls here, so that the other consoles of an event show who is on the way.
+* ``_send_restore``: a table whose log was damaged (its ``log_damaged`` alert) gets its own events back from
+  this console's copy, in ``restore`` commands each under the table's command limit.
+* ``_room_holds_more`` and ``_still_behind``: the head console of bridged rooms notices a room console that
+  holds more of a table than it does (what a broker lost in a crash) and, after ``_BEHIND_WAIT`` seconds,
+  asks that table to send again.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from controller.room.console import Room
+from tablectl.room.address import valid_name
+from tablectl.room.console_store import ConsoleStore
+from tablectl.room.link import COMMAND_LIMIT, iso
+
+__all__ = ["ConsoleCatchUp"]
+
+log = logging.getLogger("tablectl.room.console")
+"""The console's log (``tablectl.room.console``)."""
+
+_RESTORE_BYTES = COMMAND_LIMIT - 2048
+"""Bytes of events in one ``restore`` command (the rest of it fits in what is left of the table's limit)."""
+_BEHIND_WAIT = 3.0
+"""Seconds the head console waits for what a room's console holds before it asks the table again."""
+
+Json = dict[str, Any]
+
+
+class ConsoleCatchUp:
+    """Acknowledgements and catch-up (module doc): a part of ``tablectl.room.console.Console``, which sets
+    every attribute below (``Console.__init__``)."""
+
+    club: str
+    instance: str
+    room: Room
+    store: ConsoleStore
+    _ack_area: str
+    _tokens: dict[str, str]
+    _behind: dict[str, tuple[str, int, float]]
+    _sent: deque[mqtt.MQTTMessageInfo]
+    _client: mqtt.Client
+    _lock: threading.Lock
+    _wall: Callable[[], float]
+
+    def _room_holds_more(self, topic: str, payload: bytes, now: float) -> None:
+        """The head console's: a room console's acknowledgement on ``topic``. When it holds more of that
+        table's session than this console does, the table goes in ``_behind`` (``_still_behind``)."""
+        table = topic.rsplit("/", 1)[-1]
+        try:
+            ack = json.loads(payload)
+            session, seq = ack["session"], ack["seq"]
+        except (ValueError, KeyError, TypeError, RecursionError):
+            return
+        if not (valid_name(table) and isinstance(session, str) and valid_name(session) and type(seq) is int):
+            return
+        stream = self.room.streams.get((table, session))
+        if seq > (0 if stream is None else stream.acked):
+            earlier = self._behind.get(table)
+            since = earlier[2] if earlier is not None and earlier[0] == session else now
+            self._behind[table] = (session, max(seq, earlier[1] if earlier and earlier[0] == session else 0), since)
+
+    def _still_behind(self, now: float) -> dict[str, str]:
+        """The head console's: table -> session, for each table its room has held more of than this
+        console for ``_BEHIND_WAIT`` seconds (what a broker lost: the table is asked again). Not at once:
+        after a link's return the room's acknowledgements cross before what waited for the link."""
+        asked: dict[str, str] = {}
+        for table, (session, seq, since) in list(self._behind.items()):
+            stream = self.room.streams.get((table, session))
+            if seq <= (0 if stream is None else stream.acked):
+                del self._behind[table]
+            elif now - since >= _BEHIND_WAIT:
+                del self._behind[table]
+                asked[table] = session
+        return asked
+
+    def _send_restore(self, table: str, session: str, since: int, upto: int | None) -> None:
+        """Give ``table`` back what its log lost (its ``log_damaged`` alert) from this console's copy:
+        ``restore`` commands, each under the table's command limit."""
+        with self._lock:
+            events = self.store.events(table, session, since, upto)
+        if not events:
+            log.warning("console: table %s lost its log from seq %d; the console holds none of it", table, since)
+            return
+        batch: list[Json] = []
+        size = 0
+        for event in events:
+            n = len(json.dumps(event)) + 2
+            if batch and size + n > _RESTORE_BYTES:
+                self._publish_restore(table, session, batch)
+                batch, size = [], 0
+            batch.append(event)
+            size += n
+        self._publish_restore(table, session, batch)
+        log.info("console: %d action(s) of table %s sent back from seq %d", len(events), table, since)
+
+    def _publish_restore(self, table: str, session: str, events: list[Json]) -> None:
+        message = {"v": 1, "club": self.club, "table": table, "ref": f"r-{secrets.token_hex(6)}",
+                   "time": iso(self._wall()), "command": "restore", "session": session, "events": events}
+        self._client.publish(f"bridge/{self.club}/table/{table}/command", json.dumps(message), qos=1)
+
+    def _publish_ack(self, table: str, session: str, seq: int) -> None:
+        """Acknowledge ``table``'s ``seq``; with who took each of its open calls here (``directors``: the
+        other console of an event shows them too, ``_claimed_there``). Never under the lock."""
+        now = self._wall()
+        with self._lock:
+            directors = {c.key: c.by for c in self.room.calls.values()
+                         if c.table == table and c.state != "resolved" and c.by is not None}
+        body = {"v": 1, "club": self.club, "table": table, "session": session, "seq": seq,
+                "console": self._tokens.get(table, self.instance), "time": iso(now), "at": round(now, 3),
+                "directors": directors}
+        self._sent.append(self._client.publish(f"bridge/{self.club}/console/{self._ack_area}/{table}",
+                                               json.dumps(body), qos=1, retain=True))
