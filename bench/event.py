@@ -15,9 +15,9 @@ What runs, all on loopback (``docs/event-topology.md``):
 - this script logs in to the head console and is a client of its ``/ws``; a bare MQTT subscriber to
   the tables' alerts on the centre (a user of the bench's own) splits the latency;
 - the tables, each a real table (``bench/roomsim.py``: ``TableRuntime``, ``SimTable``, its own
-  ``TableLink`` to its room's broker), in worker processes of at most ``PER_WORKER`` tables each: a
-  worker's paho clients wait in ``select()``, which cannot take a file descriptor above 1024, and
-  each table holds about five.
+  ``TableLink`` to its room's broker), in worker processes of ``PER_WORKER`` tables (at most
+  ``MAX_PER_WORKER``): a worker's paho clients wait in ``select()``, which cannot take a file descriptor
+  above 1024, and each table holds about nine.
 
 The tables play as in ``bench/room.py``: steady (boards at random moments) then all at once (every
 table of every room revokes together). The headline is the revoke, an irregularity in turn (Law 61):
@@ -74,8 +74,11 @@ from roomsim import WorkerProc, ask_all, read_cycle, tail  # noqa: E402
 
 CLUB = "benchevent"
 PIN = "2468"
-PER_WORKER = 100
-"""Tables a worker process runs at most (about 5 file descriptors each: paho's select() stops at 1024)."""
+PER_WORKER = 80
+"""Tables a worker process runs by default; ``MAX_PER_WORKER`` at most: each table holds about 9 file
+descriptors (its log and its WAL, the link's socket and paho's wake-up pair...) and paho's select() cannot
+take one above 1024."""
+MAX_PER_WORKER = 100
 PUSH_TARGET = 2048
 MEMORY_TARGET = 300.0
 
@@ -86,8 +89,8 @@ class PushClient(AlarmClient):
     """The head console's ``/ws``, as ``AlarmClient``, noting each delta push: its size and the tiles in it."""
 
     def __init__(self, url: str, origin: str, cookie: str) -> None:
-        self.deltas: list[tuple[int, int, int]] = []
-        """Each delta pushed: bytes, tiles in it, calls in it."""
+        self.deltas: list[tuple[int, int, int, int]] = []
+        """Each delta pushed: bytes, tiles in it, calls in it, bytes of its calls."""
         super().__init__(url, origin, cookie)
 
     def _read(self) -> None:
@@ -105,7 +108,9 @@ class PushClient(AlarmClient):
                     self.room_max = max(self.room_max, len(text))
                 if text.startswith('{"kind":"delta"'):
                     msg = json.loads(text)
-                    self.deltas.append((len(text.encode()), len(msg.get("tiles", [])), len(msg.get("calls", []))))
+                    calls = msg.get("calls", [])
+                    self.deltas.append((len(text.encode()), len(msg.get("tiles", [])), len(calls),
+                                        len(json.dumps(calls, separators=(",", ":")))))
 
     def _alarm(self, msg: Json, now: float) -> None:
         from roomprobe import alarm_event
@@ -243,7 +248,7 @@ def login(port: int, consoles: Consoles, timeout: float) -> tuple[Any, str]:
     return http, f"{CONSOLE_COOKIE}={http.cookies[CONSOLE_COOKIE]}"
 
 
-def pushes(deltas: list[tuple[int, int, int]]) -> Json:
+def pushes(deltas: list[tuple[int, int, int, int]]) -> Json:
     """The head console's delta pushes: their sizes, and bytes per tile they carry."""
     if not deltas:
         return {"n": 0}
@@ -254,7 +259,8 @@ def pushes(deltas: list[tuple[int, int, int]]) -> Json:
     return {"n": len(deltas), "p50": statistics.median(sizes), "p99": p99,
             "max": biggest[0], "max_tiles": biggest[1], "max_calls": biggest[2],
             "per_tile_median": statistics.median(per_tile) if per_tile else None,
-            "one_tile": statistics.median([d[0] for d in deltas if d[1] == 1] or [0])}
+            "one_tile": statistics.median([d[0] for d in deltas if d[1] == 1] or [0]),
+            "one_tile_calls": statistics.median([d[3] for d in deltas if d[1] == 1] or [0])}
 
 
 def run(args: argparse.Namespace) -> Json:
@@ -470,7 +476,8 @@ def counters(consoles: Consoles, workers: list[WorkerProc], client: PushClient, 
               f"{client.room_max / 1024:.0f} KB the largest of all): {push['n']}, p50 {push['p50'] / 1024:.1f} KB, "
               f"p99 {push['p99'] / 1024:.1f} KB, largest {push['max'] / 1024:.1f} KB ({push['max_tiles']} tiles, "
               f"{push['max_calls']} calls); a push of one changed tile {push['one_tile'] / 1024:.1f} KB "
-              f"(median; target < {PUSH_TARGET / 1024:.0f} KB a change), bytes per tile carried "
+              f"(median; target < {PUSH_TARGET / 1024:.0f} KB a change), of which the room's calls (every push "
+              f"carries them all) {push['one_tile_calls'] / 1024:.1f} KB; bytes per tile carried "
               f"{push['per_tile_median'] or 0:.0f} (median)")
     for p in problems[:5]:
         print(f"  problem: {p}")
@@ -505,8 +512,8 @@ def main() -> None:
     if (args.tables < 1 or not 1 <= args.rooms <= 26 or args.rooms > args.tables or args.rounds < 0
             or args.workers < 0 or args.pace < 0 or args.grace < 0):
         parser.error("--tables >= 1, --rooms 1..26 and at most --tables, --rounds, --workers, --pace, --grace >= 0")
-    if args.workers and math.ceil(args.tables / args.workers) > 2 * PER_WORKER:
-        parser.error(f"at most {2 * PER_WORKER} tables a worker (file descriptors: select() takes up to 1024)")
+    if args.workers and math.ceil(args.tables / args.workers) > MAX_PER_WORKER:
+        parser.error(f"at most {MAX_PER_WORKER} tables a worker (file descriptors: select() takes up to 1024)")
 
     def terminate(signum: int, frame: object) -> None:
         raise SystemExit(f"signal {signum}: stopping what this benchmark started")
