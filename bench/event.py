@@ -29,7 +29,10 @@ a real room of 500 tables would).
 The tables' logs go to ``--table-dir`` (default: a directory in /dev/shm when there is one): a real
 table fsyncs on its own card, and 500 tables fsyncing on this machine's one disk would measure the
 disk. Their engines still share this machine's two cores with everything else: the ``table`` part
-of the latency is the simulation's, the rest is the room's (links, brokers, bridge, head console).
+of the latency is the simulation's, the rest is the room's (links, brokers, bridge, head console). What
+would run on other machines in a real event (the tables on their own Pis, each room's console in its room)
+runs at ``--nice`` 10, so that it takes the cores the head console and the brokers leave; ``--nice 0``
+runs all alike.
 """
 
 from __future__ import annotations
@@ -181,13 +184,15 @@ class Consoles:
         self.logs: dict[str, Path] = {}
         self._files: list[Any] = []
 
-    def start(self, name: str, url: str, port: int, head: bool) -> None:
+    def start(self, name: str, url: str, port: int, head: bool, nice: int = 0, switch: float = 0.0) -> None:
         log = self.tmp / f"console-{name}.log"
         out = log.open("wb")
         self._files.append(out)
         env = {**os.environ, "BRIDGE_CLUB_URL": url, "BRIDGE_ARBITER_PIN": PIN,
                "BENCH_CONSOLE_STATS": str(self.stats_file(name))}
-        cmd = [sys.executable, "-c", CONSOLE_BOOT, "console", "--port", str(port), "--data-dir",
+        boot = CONSOLE_BOOT if not switch else f"import sys\nsys.setswitchinterval({switch!r})\n{CONSOLE_BOOT}"
+        cmd = ["nice", "-n", str(nice)] if nice else []
+        cmd += [sys.executable, "-c", boot, "console", "--port", str(port), "--data-dir",
                str(self.tmp / f"console-{name}")] + (["--head"] if head else [])
         self.procs[name] = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
                                             start_new_session=True)
@@ -275,6 +280,7 @@ def run(args: argparse.Namespace) -> Json:
     pace = args.pace or pace_for(n)
     started = time.monotonic()
     result: Json = {"tables": n, "rooms": args.rooms, "rounds": rounds, "workers": nworkers, "pace": pace,
+                    "nice": args.nice, "switch_interval": args.switch_interval or sys.getswitchinterval(),
                     "cpus": os.cpu_count(), "load_before": load()}
     print(f"event: {n} tables in {args.rooms} rooms ({', '.join(f'{r}: {len(t)}' for r, t in rooms.items())}), "
           f"each room's Mosquitto bridged to a central one; {args.rooms} room consoles and the head console, each a "
@@ -287,6 +293,9 @@ def run(args: argparse.Namespace) -> Json:
              "console": "-> the WebSocket client has the alarm (head console process, web server, WebSocket)"}
     for part in PARTS:
         print(f"  {part.strip():<11} {parts[part]}")
+    print(f"the simulated tables and the room consoles (on other machines in a real event) run at nice {args.nice}; "
+          f"the head console and the brokers at 0, its switch interval "
+          f"{1000 * (args.switch_interval or sys.getswitchinterval()):g} ms")
     table_root = args.table_dir or default_table_dir()
     with contextlib.ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-event-")))
@@ -306,9 +315,9 @@ def run(args: argparse.Namespace) -> Json:
             for b in brokers.values():
                 b.start()
             head_port = free_port("127.0.0.1")
-            consoles.start("head", files.centre.url("console"), head_port, head=True)
+            consoles.start("head", files.centre.url("console"), head_port, head=True, switch=args.switch_interval)
             for r, f in files.rooms.items():
-                consoles.start(r, f.url("console"), free_port("127.0.0.1"), head=False)
+                consoles.start(r, f.url("console"), free_port("127.0.0.1"), head=False, nice=args.nice)
             http, cookie = login(head_port, consoles, 120)
             client = PushClient(f"ws://127.0.0.1:{head_port}/ws", f"http://127.0.0.1:{head_port}", cookie)
             tap = AlertTap(tap_address)
@@ -317,6 +326,8 @@ def run(args: argparse.Namespace) -> Json:
             events_lock = threading.Lock()
             room_of = {t: r for r, ts in rooms.items() for t in ts}
             workers = [WorkerProc(tmp / f"worker-{i}.log", events, events_lock) for i in range(nworkers)]
+            for w in workers:  # before the worker starts a thread: each inherits it
+                os.setpriority(os.PRIO_PROCESS, w.proc.pid, args.nice)
             for i, w in enumerate(workers):
                 mine = every[i::nworkers]
                 w.send({"cmd": "init", "data": str(data), "seed": args.seed + i,
@@ -505,13 +516,20 @@ def main() -> None:
                         help="seconds an alarm may still come after its phase before it counts as lost")
     parser.add_argument("--table-dir", type=Path,
                         help="where the tables' logs go (default: /dev/shm when there is one)")
+    parser.add_argument("--nice", type=int, default=10,
+                        help="niceness of what runs on other machines in a real event: the simulated tables (on "
+                             "their own Pis) and the room consoles (in their rooms); 0: all alike (10)")
+    parser.add_argument("--switch-interval", type=float, default=0.0, metavar="SECONDS",
+                        help="an experiment: the head console's sys.setswitchinterval (default: Python's 0.005)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures to this file, as JSON")
     parser.add_argument("--logs", type=Path, help="keep the consoles', brokers' and workers' logs here")
     args = parser.parse_args()
     if (args.tables < 1 or not 1 <= args.rooms <= 26 or args.rooms > args.tables or args.rounds < 0
-            or args.workers < 0 or args.pace < 0 or args.grace < 0):
-        parser.error("--tables >= 1, --rooms 1..26 and at most --tables, --rounds, --workers, --pace, --grace >= 0")
+            or args.workers < 0 or args.pace < 0 or args.grace < 0 or not 0 <= args.nice <= 19
+            or args.switch_interval < 0):
+        parser.error("--tables >= 1, --rooms 1..26 and at most --tables, --nice 0..19; --rounds, --workers, --pace, "
+                     "--grace, --switch-interval >= 0")
     if args.workers and math.ceil(args.tables / args.workers) > MAX_PER_WORKER:
         parser.error(f"at most {MAX_PER_WORKER} tables a worker (file descriptors: select() takes up to 1024)")
 
