@@ -169,6 +169,16 @@ def rounds_for(n: int) -> int:
     return 10 if n <= 30 else 5 if n <= 100 else 3
 
 
+def lower(pid: int, nice: int) -> None:
+    """Process ``pid`` (a session of its own) at ``nice``: its threads to come, and its session's autogroup, by
+    which Linux shares the cores among sessions first (the niceness of a thread counts only within its group)."""
+    if not nice:
+        return
+    os.setpriority(os.PRIO_PROCESS, pid, nice)
+    with contextlib.suppress(OSError):
+        Path(f"/proc/{pid}/autogroup").write_text(str(nice))
+
+
 def fds(pid: int) -> int:
     with contextlib.suppress(OSError):
         return len(os.listdir(f"/proc/{pid}/fd"))
@@ -191,11 +201,11 @@ class Consoles:
         env = {**os.environ, "BRIDGE_CLUB_URL": url, "BRIDGE_ARBITER_PIN": PIN,
                "BENCH_CONSOLE_STATS": str(self.stats_file(name))}
         boot = CONSOLE_BOOT if not switch else f"import sys\nsys.setswitchinterval({switch!r})\n{CONSOLE_BOOT}"
-        cmd = ["nice", "-n", str(nice)] if nice else []
-        cmd += [sys.executable, "-c", boot, "console", "--port", str(port), "--data-dir",
+        cmd = [sys.executable, "-c", boot, "console", "--port", str(port), "--data-dir",
                str(self.tmp / f"console-{name}")] + (["--head"] if head else [])
         self.procs[name] = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
                                             start_new_session=True)
+        lower(self.procs[name].pid, nice)  # before its threads start: it is still importing
         self.logs[name] = log
 
     def stats_file(self, name: str) -> Path:
@@ -327,7 +337,7 @@ def run(args: argparse.Namespace) -> Json:
             room_of = {t: r for r, ts in rooms.items() for t in ts}
             workers = [WorkerProc(tmp / f"worker-{i}.log", events, events_lock) for i in range(nworkers)]
             for w in workers:  # before the worker starts a thread: each inherits it
-                os.setpriority(os.PRIO_PROCESS, w.proc.pid, args.nice)
+                lower(w.proc.pid, args.nice)
             for i, w in enumerate(workers):
                 mine = every[i::nworkers]
                 w.send({"cmd": "init", "data": str(data), "seed": args.seed + i,
