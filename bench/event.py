@@ -88,6 +88,48 @@ MEMORY_TARGET = 300.0
 Json = dict[str, Any]
 
 
+TIMING = r"""
+import time as _time
+emit_delays, changes_seconds = [], []
+_emit_untimed = room_console.Console._emit
+def _emit_timed(self, message):
+    if message.get("kind") == "alarm" and isinstance(message.get("received"), float):
+        emit_delays.append(_time.time() - message["received"])
+    _emit_untimed(self, message)
+room_console.Console._emit = _emit_timed
+_changes_untimed = room_console.Console.changes
+def _changes_timed(self, since):
+    t0 = _time.perf_counter()
+    try:
+        return _changes_untimed(self, since)
+    finally:
+        changes_seconds.append(_time.perf_counter() - t0)
+room_console.Console.changes = _changes_timed
+def _dump_timed(signum, frame):
+    c = made[0] if made else None
+    out = {} if c is None else {"received": c.received, "duplicates": c.duplicates, "version": c.version,
+                                "backlog": c._queue.qsize(), "alarms": emitted[0], "emit_delays": emit_delays[:],
+                                "changes_seconds": changes_seconds[:]}
+    path = os.environ["BENCH_CONSOLE_STATS"]
+    with open(path + ".tmp", "w") as f:
+        json.dump(out, f)
+    os.replace(path + ".tmp", path)
+signal.signal(signal.SIGUSR1, _dump_timed)
+"""
+"""Added to ``CONSOLE_BOOT`` after its counters: when the console thread emits each alarm (after the paho thread
+took its alert: ``received``), and how long each ``changes()`` takes (what a push to the page is made of; the
+console thread waits for its lock meanwhile), written with the counters on SIGUSR1."""
+_BOOT_END = "signal.signal(signal.SIGUSR1, _dump)\n"
+
+
+def console_boot(switch: float) -> str:
+    """``CONSOLE_BOOT`` with ``TIMING``, and the switch interval of the experiment."""
+    if _BOOT_END not in CONSOLE_BOOT:
+        raise SystemExit("bench/roomprobe.py's CONSOLE_BOOT changed: bench/event.py's TIMING no longer fits")
+    boot = CONSOLE_BOOT.replace(_BOOT_END, _BOOT_END + TIMING)
+    return boot if not switch else f"import sys\nsys.setswitchinterval({switch!r})\n{boot}"
+
+
 class PushClient(AlarmClient):
     """The head console's ``/ws``, as ``AlarmClient``, noting each delta push: its size and the tiles in it."""
 
@@ -200,7 +242,7 @@ class Consoles:
         self._files.append(out)
         env = {**os.environ, "BRIDGE_CLUB_URL": url, "BRIDGE_ARBITER_PIN": PIN,
                "BENCH_CONSOLE_STATS": str(self.stats_file(name))}
-        boot = CONSOLE_BOOT if not switch else f"import sys\nsys.setswitchinterval({switch!r})\n{CONSOLE_BOOT}"
+        boot = console_boot(switch)
         cmd = [sys.executable, "-c", boot, "console", "--port", str(port), "--data-dir",
                str(self.tmp / f"console-{name}")] + (["--head"] if head else [])
         self.procs[name] = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
@@ -375,6 +417,7 @@ def run(args: argparse.Namespace) -> Json:
                   f"among its other acts (one every {pace:.1f} s or so), over {steady.span:.0f} s; the head console "
                   f"took {rate(s0, s1, steady.span)} MQTT messages/s")
             print_phase(steady)
+            inside(s0, s1)
             result["steady"] = steady.as_json()
 
             # all at once
@@ -397,6 +440,7 @@ def run(args: argparse.Namespace) -> Json:
                   f"after its board, auction, lead out of turn and ruling, then {args.quiet:g} s of quiet); "
                   f"{burst.span:.0f} s in all, the head console took {rate(s1, s2, burst.span)} MQTT messages/s")
             print_phase(burst)
+            inside(s1, s2)
             result["all_at_once"] = burst.as_json()
 
             time.sleep(2.0)
@@ -449,6 +493,19 @@ def print_phase(phase: Phase) -> None:
     print(f"  CPU (% of one core): tables {cpu['tables']:.0f}, head console {cpu['head']:.0f}, room consoles "
           f"{cpu['rooms']:.0f}, brokers {cpu['brokers']:.0f}, this script {cpu['bench']:.0f}; other programs on the "
           f"machine {max(0.0, cpu['others']):.0f}; load average now {load()}")
+
+
+def inside(before: Json, after: Json) -> None:
+    """The head console's own timing during a phase (``TIMING``)."""
+    if not before or not after:
+        return
+    emits = [1000 * x for x in after["emit_delays"][len(before["emit_delays"]):]]
+    changes = [1000 * x for x in after["changes_seconds"][len(before["changes_seconds"]):]]
+    print(f"  inside the head console: its paho thread took an alert -> its console thread raised the alarm "
+          f"{summary(emits)}")
+    if changes:
+        print(f"    each push's changes(), made under the lock the console thread takes each batch with: "
+              f"{summary(changes)}, {sum(changes) / 1000:.1f} s in all")
 
 
 def memory(consoles: Consoles, brokers: dict[str, Any], workers: list[WorkerProc], n: int, result: Json) -> None:
