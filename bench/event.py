@@ -98,11 +98,19 @@ def _emit_timed(self, message):
     _emit_untimed(self, message)
 room_console.Console._emit = _emit_timed
 _changes_untimed = room_console.Console.changes
+_profile = None
+if os.environ.get("BENCH_PROFILE_CHANGES"):
+    import cProfile
+    _profile = cProfile.Profile()
 def _changes_timed(self, since):
     t0 = _time.perf_counter()
+    if _profile is not None:
+        _profile.enable()
     try:
         return _changes_untimed(self, since)
     finally:
+        if _profile is not None:
+            _profile.disable()
         changes_seconds.append(_time.perf_counter() - t0)
 room_console.Console.changes = _changes_timed
 def _dump_timed(signum, frame):
@@ -111,6 +119,11 @@ def _dump_timed(signum, frame):
                                 "backlog": c._queue.qsize(), "alarms": emitted[0], "emit_delays": emit_delays[:],
                                 "changes_seconds": changes_seconds[:]}
     path = os.environ["BENCH_CONSOLE_STATS"]
+    if _profile is not None:
+        import io, pstats
+        text = io.StringIO()
+        pstats.Stats(_profile, stream=text).sort_stats("tottime").print_stats(12)
+        out["profile"] = text.getvalue()
     with open(path + ".tmp", "w") as f:
         json.dump(out, f)
     os.replace(path + ".tmp", path)
@@ -230,8 +243,9 @@ def fds(pid: int) -> int:
 class Consoles:
     """The room consoles and the head console, each a ``tablectl console`` process with counters."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, profile: bool = False) -> None:
         self.tmp = tmp
+        self.profile = profile
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
         self.logs: dict[str, Path] = {}
         self._files: list[Any] = []
@@ -242,6 +256,8 @@ class Consoles:
         self._files.append(out)
         env = {**os.environ, "BRIDGE_CLUB_URL": url, "BRIDGE_ARBITER_PIN": PIN,
                "BENCH_CONSOLE_STATS": str(self.stats_file(name))}
+        if head and self.profile:
+            env["BENCH_PROFILE_CHANGES"] = "1"
         boot = console_boot(switch)
         cmd = [sys.executable, "-c", boot, "console", "--port", str(port), "--data-dir",
                str(self.tmp / f"console-{name}")] + (["--head"] if head else [])
@@ -359,7 +375,7 @@ def run(args: argparse.Namespace) -> Json:
         tap_address = tap_user(files.centre)
         brokers = {"centre": MosquittoProcess(runnable_config(files.centre.conf), files.centre.port)}
         brokers.update({r: MosquittoProcess(runnable_config(f.conf), f.port) for r, f in files.rooms.items()})
-        consoles = Consoles(tmp)
+        consoles = Consoles(tmp, args.profile)
         workers: list[WorkerProc] = []
         client: PushClient | None = None
         tap: AlertTap | None = None
@@ -539,6 +555,9 @@ def counters(consoles: Consoles, workers: list[WorkerProc], client: PushClient, 
     expected = 4 * n * rounds  # each table: a lead and a revoke a round, steady and all at once
     alarms = {name: consoles.stats(name).get("alarms") for name in consoles.procs}
     result["alarms_raised"] = alarms
+    if "profile" in (head := consoles.stats("head")):
+        print("the head console's changes(), profiled (the functions it spent the most time in, their own time):")
+        print("\n".join(line for line in head["profile"].splitlines()[-20:] if line.strip()))
     with client.changed:
         on_ws = sum(len(v) for v in client.alarms.values())
     result["alarms_on_head_ws"] = on_ws
@@ -588,6 +607,8 @@ def main() -> None:
                              "their own Pis) and the room consoles (in their rooms); 0: all alike (10)")
     parser.add_argument("--switch-interval", type=float, default=0.0, metavar="SECONDS",
                         help="an experiment: the head console's sys.setswitchinterval (default: Python's 0.005)")
+    parser.add_argument("--profile", action="store_true",
+                        help="profile the head console's changes() (what each push is made of) and print it")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures to this file, as JSON")
     parser.add_argument("--logs", type=Path, help="keep the consoles', brokers' and workers' logs here")
