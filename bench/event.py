@@ -578,6 +578,11 @@ def counters(consoles: Consoles, workers: list[WorkerProc], client: PushClient, 
               f"{push['per_tile_median'] or 0:.0f} (median)")
     for p in problems[:5]:
         print(f"  problem: {p}")
+    for name, proc in consoles.procs.items():
+        if proc.poll() is not None:
+            result.setdefault("stopped", []).append(name)
+            print(f"  console {name} stopped during the run (exit {proc.returncode}); its log ends:\n"
+                  f"{tail(consoles.logs[name])}")
     trouble = link_trouble(brokers["centre"].log_path, consoles.logs["head"], [w.log for w in workers])
     result["link_trouble"] = trouble
     print(f"  the links, from the logs: the head console lost the centre {trouble['console_lost_broker']} times, the "
