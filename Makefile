@@ -65,6 +65,7 @@ bench: setup mosquitto
 	$(PY) bench/frames.py
 	$(PY) bench/table.py
 	$(PY) bench/room.py
+	$(PY) bench/event.py --tables 500
 	$(PY) bench/score.py
 
 # The wiring and bidding-box drawings of hardware/diagrams/, from diagrams.toml and the firmware's pin map.
