@@ -58,7 +58,7 @@ from tablectl.room.console_catchup import ConsoleCatchUp
 from tablectl.room.console_desk import DeskStore, restore_desk
 from tablectl.room.console_moves import apply_moves, load_moves
 from tablectl.room.console_people import People
-from tablectl.room.console_push import Journal, ResultsStream
+from tablectl.room.console_push import CallsStream, Journal, ResultsStream
 from tablectl.room.console_session import ConsoleSession
 from tablectl.room.console_store import ConsoleStore, Message, Refusal, restore
 from tablectl.room.intake import Claims, Refused, Taken, foreign_console, prev_of, read_message
@@ -157,6 +157,7 @@ class Console(ConsoleCatchUp, ConsoleSession):
         """Per version: what changed (``changes``: what the page lacks since a version)."""
         self.received = 0
         self._stream = ResultsStream()
+        self._calls_stream = CallsStream()
         """What the latest ``changes`` brought the pages to (the next carries only what differs)."""
         self._view_asked: dict[str, float] = {}
         """table -> when the console last asked it for its arbiter view."""

@@ -53,7 +53,7 @@ from tablectl.room.address import valid_name
 from tablectl.room.commands import command
 from tablectl.room.console_desk import DeskStore, absent_kept, adjust_kept, desk_json
 from tablectl.room.console_people import People
-from tablectl.room.console_push import RESULTS_EVERY, Journal, ResultsStream
+from tablectl.room.console_push import RESULTS_EVERY, CallsStream, Journal, ResultsStream
 from tablectl.room.console_store import ConsoleStore
 from tablectl.room.deskpush import publish_to_tables
 from tablectl.room.directors import CLUB_DIRECTOR
@@ -97,6 +97,7 @@ class ConsoleSession:
     _subscribers: list[Callable[[Json], None]]
     _journal: Journal
     _stream: ResultsStream
+    _calls_stream: CallsStream
     _view_asked: dict[str, float]
     _published: dict[str, str]
 
@@ -240,6 +241,7 @@ class ConsoleSession:
             if tables is None:  # a pair named, a substitute seated (``people_changed``) is a full push
                 out["names"] = self.people.names()
             self._stream.narrow(out, since, self.version)
+            self._calls_stream.narrow(out, since, self.version)
         out["connected"] = self._connected
         out["broker"] = self.broker()
         return {"kind": "delta", "base": since, "version": self.version, **out}

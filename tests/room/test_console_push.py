@@ -1,12 +1,12 @@
 """What the page lacks since a version (``tablectl.room.console_push``): the tiles changed since,
 every tile after a change of every table, the whole room when the version is too old; the
-results of a push only where they differ from the push before it."""
+results of a push only where they differ from the push before it, and the calls only when one changed."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tablectl.room.console_push import JOURNAL, RESULTS_EVERY, Journal, ResultsStream, Since
+from tablectl.room.console_push import JOURNAL, RESULTS_EVERY, CallsStream, Journal, ResultsStream, Since
 
 
 def _journal(*changes: tuple[str, ...] | None) -> Journal:
@@ -66,3 +66,26 @@ def test_results_go_at_most_every_few_seconds_on_the_pages_stream_and_none_is_fo
     assert not stream.due(False, 3, 101.0)  # nothing new since, still waiting
     assert stream.due(False, 3, 100.0 + RESULTS_EVERY) and not stream.deferred  # its turn: sent
     assert stream.due(True, 99, 100.0 + RESULTS_EVERY)  # not the pages' stream (a page behind): at once
+
+
+def _calls(*calls: tuple[str, str, float]) -> dict[str, Any]:
+    return {"calls": [{"key": key, "state": state, "since": 100.0, "waited": waited} for key, state, waited in calls]}
+
+
+def test_a_push_that_follows_the_last_carries_the_calls_only_when_one_changed() -> None:
+    stream = CallsStream()
+    first = _calls(("A1/1", "open", 3.0))
+    stream.narrow(first, 0, 5)
+    assert "calls" in first  # nothing before it: the calls
+    same = _calls(("A1/1", "open", 9.0))  # only its waiting time went on: the page counts it itself
+    stream.narrow(same, 5, 6)
+    assert "calls" not in same
+    taken = _calls(("A1/1", "acknowledged", 12.0))
+    stream.narrow(taken, 6, 7)
+    assert taken["calls"][0]["state"] == "acknowledged"
+    behind = _calls(("A1/1", "acknowledged", 15.0))
+    stream.narrow(behind, 3, 8)  # not from the last push's version: every call again
+    assert "calls" in behind
+    full = {**_calls(("A1/1", "acknowledged", 15.0)), "full": True}
+    stream.narrow(full, 8, 9)
+    assert "calls" in full

@@ -97,7 +97,7 @@ function tableOrder(a, b) {
   return a.table < b.table ? -1 : a.table > b.table ? 1 : 0;
 }
 
-// the changes since version `base` (tiles that changed, calls, new alerts, results when they moved):
+// the changes since version `base` (tiles that changed, calls when one changed, new alerts, results when they moved):
 // applied to a room at that version or later; a room behind it (a push lost to a slow link) is
 // fetched whole
 function applyDelta(delta) {
@@ -129,6 +129,9 @@ function applyDelta(delta) {
   const fresh = Math.max(0, Math.min(alerts.length, alerts_count - (room.alerts_count || 0)));
   if (fresh) room.alerts = room.alerts.concat(alerts.slice(alerts.length - fresh)).slice(-30);
   Object.assign(room, rest);
+  if (!("calls" in rest)) {  // no call changed: the ones the page has wait on, counted from the push's `now`
+    for (const call of room.calls) if (call.state !== "resolved") call.waited = Math.max(0, room.now - call.since);
+  }
   room.alerts_count = alerts_count;
   roomAt = Date.now();
   renderRoom();
