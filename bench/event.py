@@ -345,8 +345,8 @@ def counters(consoles: Consoles, workers: list[WorkerProc], client: PushClient, 
               f"{client.room_max / 1024:.0f} KB the largest of all): {push['n']}, p50 {push['p50'] / 1024:.1f} KB, "
               f"p99 {push['p99'] / 1024:.1f} KB, largest {push['max'] / 1024:.1f} KB ({push['max_tiles']} tiles, "
               f"{push['max_calls']} calls); a push of one changed tile {push['one_tile'] / 1024:.1f} KB "
-              f"(median; target < {PUSH_TARGET / 1024:.0f} KB a change), of which the room's calls (every push "
-              f"carries them all) {push['one_tile_calls'] / 1024:.1f} KB; bytes per tile carried "
+              f"(median; target < {PUSH_TARGET / 1024:.0f} KB a change), of which calls (those that changed) "
+              f"{push['one_tile_calls'] / 1024:.1f} KB; bytes per tile carried "
               f"{push['per_tile_median'] or 0:.0f} (median)")
     for p in problems[:5]:
         print(f"  problem: {p}")

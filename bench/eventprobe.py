@@ -103,7 +103,7 @@ class PushClient(AlarmClient):
                     self.room_max = max(self.room_max, len(text))
                 if text.startswith('{"kind":"delta"'):
                     msg = json.loads(text)
-                    calls = msg.get("calls", [])
+                    calls = msg.get("calls", []) + msg.get("calls_changed", []) + msg.get("calls_gone", [])
                     self.deltas.append((len(text.encode()), len(msg.get("tiles", [])), len(calls),
                                         len(json.dumps(calls, separators=(",", ":")))))
 

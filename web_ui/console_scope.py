@@ -15,7 +15,7 @@ __all__ = ["alarm_seen", "scoped"]
 
 Json = dict[str, Any]
 
-_BY_TABLE = ("tiles", "calls", "alerts", "late")
+_BY_TABLE = ("tiles", "calls", "calls_changed", "calls_gone", "alerts", "late")
 """The lists of a room message whose items each name their ``table``."""
 
 

@@ -125,21 +125,30 @@ class ResultsStream:
 
 
 class CallsStream:
-    """The calls the latest push brought the pages to (as JSON text, their ``waited`` apart): a push
-    that follows it carries the calls only when one of them changed (a call of every table, with who
-    is on the way, is some 5 kB at 30 tables: every push carried them all). The page keeps the calls
-    it has and counts their waiting time on from the push's ``now``."""
+    """The calls the latest push brought the pages to, each as JSON text (its ``waited`` apart): a push
+    that follows it carries only the calls that changed (``calls_changed``) and the keys of those gone
+    (``calls_gone``, each with its table, so that a room Director's page is told of its own only), not
+    every call of the room with who is on the way (5 kB of a 6 kB one-tile push at 30 tables). The page
+    keeps the others and counts their waiting time on from the push's ``now``."""
 
     def __init__(self) -> None:
         self._version = -1
-        self._calls = ""
+        self._calls: dict[str, tuple[str, Any]] = {}
 
     def narrow(self, out: Json, since: int, version: int) -> None:
-        """Drop ``out``'s ``calls`` (a push from ``since`` to ``version``) when the previous push was the
-        one to ``since`` and no call changed since; a full push always carries them."""
+        """Of ``out``'s ``calls`` (a push from ``since`` to ``version``), keep only those that changed when
+        the previous push was the one to ``since``; a full push, or one that does not follow, has them all."""
         follows = since == self._version
         self._version = version
-        calls = json.dumps([{k: v for k, v in c.items() if k != "waited"} for c in out["calls"]], sort_keys=True)
+        calls: dict[str, tuple[str, Any]] = {
+            str(c["key"]): (json.dumps({k: v for k, v in c.items() if k != "waited"}, sort_keys=True), c.get("table"))
+            for c in out["calls"]}
         before, self._calls = self._calls, calls
-        if follows and before == calls and not out.get("full"):
-            del out["calls"]
+        if not follows or out.get("full"):
+            return
+        changed = [c for c in out.pop("calls") if before.get(str(c["key"]), ("", None))[0] != calls[str(c["key"])][0]]
+        gone = [{"key": key, "table": table} for key, (_, table) in before.items() if key not in calls]
+        if changed:
+            out["calls_changed"] = changed
+        if gone:
+            out["calls_gone"] = gone

@@ -1,6 +1,6 @@
 """What the page lacks since a version (``tablectl.room.console_push``): the tiles changed since,
 every tile after a change of every table, the whole room when the version is too old; the
-results of a push only where they differ from the push before it, and the calls only when one changed."""
+results of a push only where they differ from the push before it, and the calls only where one changed."""
 
 from __future__ import annotations
 
@@ -69,23 +69,27 @@ def test_results_go_at_most_every_few_seconds_on_the_pages_stream_and_none_is_fo
 
 
 def _calls(*calls: tuple[str, str, float]) -> dict[str, Any]:
-    return {"calls": [{"key": key, "state": state, "since": 100.0, "waited": waited} for key, state, waited in calls]}
+    return {"calls": [{"key": key, "table": key.split("/")[0], "state": state, "since": 100.0, "waited": waited}
+                      for key, state, waited in calls]}
 
 
-def test_a_push_that_follows_the_last_carries_the_calls_only_when_one_changed() -> None:
+def test_a_push_that_follows_the_last_carries_only_the_calls_that_changed() -> None:
     stream = CallsStream()
-    first = _calls(("A1/1", "open", 3.0))
+    first = _calls(("A1/1", "open", 3.0), ("B2/1", "open", 2.0))
     stream.narrow(first, 0, 5)
-    assert "calls" in first  # nothing before it: the calls
-    same = _calls(("A1/1", "open", 9.0))  # only its waiting time went on: the page counts it itself
+    assert len(first["calls"]) == 2  # nothing before it: every call
+    same = _calls(("A1/1", "open", 9.0), ("B2/1", "open", 8.0))  # only their waiting time went on: the page counts it
     stream.narrow(same, 5, 6)
-    assert "calls" not in same
-    taken = _calls(("A1/1", "acknowledged", 12.0))
+    assert "calls" not in same and "calls_changed" not in same and "calls_gone" not in same
+    taken = _calls(("A1/1", "acknowledged", 12.0), ("B2/1", "open", 11.0))
     stream.narrow(taken, 6, 7)
-    assert taken["calls"][0]["state"] == "acknowledged"
+    assert [(c["key"], c["state"]) for c in taken["calls_changed"]] == [("A1/1", "acknowledged")]
+    gone = _calls(("A1/1", "acknowledged", 13.0))
+    stream.narrow(gone, 7, 8)
+    assert gone["calls_gone"] == [{"key": "B2/1", "table": "B2"}] and "calls_changed" not in gone
     behind = _calls(("A1/1", "acknowledged", 15.0))
-    stream.narrow(behind, 3, 8)  # not from the last push's version: every call again
-    assert "calls" in behind
+    stream.narrow(behind, 3, 9)  # not from the last push's version: every call again
+    assert [c["key"] for c in behind["calls"]] == ["A1/1"]
     full = {**_calls(("A1/1", "acknowledged", 15.0)), "full": True}
-    stream.narrow(full, 8, 9)
+    stream.narrow(full, 9, 10)
     assert "calls" in full

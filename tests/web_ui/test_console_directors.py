@@ -133,6 +133,11 @@ def test_on_my_way_makes_the_call_the_directors_and_every_other_director_sees_wh
     assert anna.get("/api/room").json()["calls"][0]["by"] == "Bob"
 
 
+def _calls_in(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """The calls a push carries: all of them (the room, or a push that does not follow), or those that changed."""
+    return list(message.get("calls", [])) + list(message.get("calls_changed", []))
+
+
 def test_every_other_directors_page_is_pushed_who_is_on_the_way(app: Any) -> None:
     anna, anna_csrf = signed_in(app, "Anna")
     max_, _ = signed_in(app, "Max", live=True)
@@ -141,10 +146,10 @@ def test_every_other_directors_page_is_pushed_who_is_on_the_way(app: Any) -> Non
         anna.post("/api/calls/mark", json={"key": "A1/s-1/irr/1", "state": "acknowledged"}, headers=anna_csrf)
         message = ws.receive_json()
         for _ in range(20):  # the alarms, the room or its changes, until the call shows who took it
-            if message["kind"] != "alarm" and any(c["by"] for c in message.get("calls", [])):
+            if message["kind"] != "alarm" and any(c["by"] for c in _calls_in(message)):
                 break
             message = ws.receive_json()
-        assert [(c["table"], c["by"]) for c in message["calls"] if c["by"]] == [("A1", "Anna")]
+        assert [(c["table"], c["by"]) for c in _calls_in(message) if c["by"]] == [("A1", "Anna")]
 
 
 def test_a_room_directors_page_gets_no_other_rooms_tiles_calls_or_alarms(app: Any, fake: FakeConsole) -> None:
@@ -163,7 +168,7 @@ def test_a_room_directors_page_gets_no_other_rooms_tiles_calls_or_alarms(app: An
     pushes = [m for m in seen if m["kind"] != "alarm"]  # the room, or its changes
     assert not any(m["table"] == "A2" for m in seen if m["kind"] == "alarm")
     assert not any(t["table"].startswith("A") for m in pushes for t in m["tiles"])
-    assert not any(c["table"].startswith("A") for m in pushes for c in m.get("calls", []))
+    assert not any(c["table"].startswith("A") for m in pushes for c in _calls_in(m) + m.get("calls_gone", []))
 
 
 def test_a_ruling_is_sent_with_the_directors_name(app: Any, fake: FakeConsole) -> None:

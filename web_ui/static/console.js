@@ -97,12 +97,12 @@ function tableOrder(a, b) {
   return a.table < b.table ? -1 : a.table > b.table ? 1 : 0;
 }
 
-// the changes since version `base` (tiles that changed, calls when one changed, new alerts, results when they moved):
+// the changes since version `base` (tiles and calls that changed, new alerts, results when they moved):
 // applied to a room at that version or later; a room behind it (a push lost to a slow link) is
 // fetched whole
 function applyDelta(delta) {
   if (!room || delta.base > room.version) { fetchRoom(); return; }
-  const { kind, base, tiles, alerts, full, alerts_count, travellers_changed, scores, ...rest } = delta;
+  const { kind, base, tiles, alerts, full, alerts_count, travellers_changed, scores, calls_changed, calls_gone, ...rest } = delta;
   if (travellers_changed) {
     const kept = room.travellers.filter((t) => !(String(t.board) in travellers_changed));
     for (const traveller of Object.values(travellers_changed)) if (traveller) kept.push(traveller);
@@ -129,7 +129,10 @@ function applyDelta(delta) {
   const fresh = Math.max(0, Math.min(alerts.length, alerts_count - (room.alerts_count || 0)));
   if (fresh) room.alerts = room.alerts.concat(alerts.slice(alerts.length - fresh)).slice(-30);
   Object.assign(room, rest);
-  if (!("calls" in rest)) {  // no call changed: the ones the page has wait on, counted from the push's `now`
+  if (!("calls" in rest)) {  // only the calls that changed: the others wait on, counted from the push's `now`
+    const gone = new Set((calls_gone || []).map((c) => c.key));
+    const fresh = new Map((calls_changed || []).map((c) => [c.key, c]));
+    room.calls = room.calls.filter((c) => !gone.has(c.key) && !fresh.has(c.key)).concat([...fresh.values()]);
     for (const call of room.calls) if (call.state !== "resolved") call.waited = Math.max(0, room.now - call.since);
   }
   room.alerts_count = alerts_count;
