@@ -41,6 +41,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
+import board_routes  # noqa: E402
 import circuits  # noqa: E402
 
 from drivers.spread import PadArray  # noqa: E402
@@ -49,6 +50,7 @@ FOOTPRINTS = Path("/usr/share/kicad/footprints")
 MM = pcbnew.FromMM
 SPACING = 1.0            # between the courtyards of packed parts
 LOOP_GAP = 0.5           # between neighbouring pad loops' copper
+LOOP_TRACK = 0.5         # the loop's copper (antenna.py's trace)
 MIN_CLEARANCE = 0.2      # KiCad's default netclass clearance, which the DRC applies
 
 
@@ -132,7 +134,6 @@ def pad_loop(side: float, turns: int = 3, track: float = 0.5, gap: float = 0.5) 
     _line(fp, pcbnew.F_Cu, start, (out_x, start[1]), track)
     _tht(fp, "1", out_x, start[1], size=1.5, drill=0.8, square=True)
     _tht(fp, "2", inner[0], inner[1], size=0.8, drill=0.4)           # the inner end goes through to the back
-    _line(fp, pcbnew.B_Cu, inner, (out_x, inner[1]), track)
     _tht(fp, "2", out_x, inner[1], size=1.5, drill=0.8)
     _box(fp, pcbnew.F_CrtYd, -side / 2 - 4.0, -side / 2, side / 2, side / 2, 0.05)
     return fp
@@ -177,6 +178,27 @@ def courtyard(fp: pcbnew.FOOTPRINT) -> tuple[float, float, float, float]:
             pcbnew.ToMM(box.GetRight() - pos.x), pcbnew.ToMM(box.GetBottom() - pos.y))
 
 
+def snap(v: float) -> float:
+    """On the router's grid, so that the pins of fine-pitch parts (0.5 mm) fall on its cells."""
+    return round(v / board_routes.GRID) * board_routes.GRID
+
+
+def loop_returns(board: pcbnew.BOARD, fps: dict[str, pcbnew.FOOTPRINT]) -> None:
+    """Each loop's return on the back, from its inner end to the pad outside: a track of the loop's
+    end net (a drawing inside the footprint would leave KiCad counting the two pads unjoined)."""
+    for ref, fp in fps.items():
+        if not ref.startswith("ANT"):
+            continue
+        ends = [p for p in fp.Pads() if p.GetNumber() == "2"]
+        track = pcbnew.PCB_TRACK(board)
+        track.SetStart(ends[0].GetPosition())
+        track.SetEnd(ends[1].GetPosition())
+        track.SetWidth(MM(LOOP_TRACK))
+        track.SetLayer(pcbnew.B_Cu)
+        track.SetNet(ends[0].GetNet())
+        board.Add(track)
+
+
 def pack(fps: list[pcbnew.FOOTPRINT], region: tuple[float, float, float, float]) -> None:
     """Place footprints in rows, left to right, inside ``region`` (x0, y0, x1, y1)."""
     x0, y0, x1, y1 = region
@@ -188,7 +210,7 @@ def pack(fps: list[pcbnew.FOOTPRINT], region: tuple[float, float, float, float])
             x, y, row = x0, y + row + SPACING, 0.0
         if y + h > y1:
             raise ValueError(f"{fp.GetReference()} does not fit in the region {region}: a bigger board, or fewer parts")
-        fp.SetPosition(pt(x - left, y - top))
+        fp.SetPosition(pt(snap(x - left), snap(y - top)))
         x, row = x + w + SPACING, max(row, h)
 
 
@@ -281,6 +303,7 @@ def build_board(b: circuits.Board, path: Path) -> pcbnew.BOARD:
         place_seat_unit(fps, w, h, inset)
     else:
         place_pad_board(fps, zone, w, h)
+        loop_returns(board, fps)
     corners = [(inset, inset), (w - inset, inset), (inset, h - inset), (w - inset, h - inset)]
     if b.name == "pad-board":
         corners += [(w / 2, inset), (w / 2, h - inset)]
@@ -379,6 +402,7 @@ def make(b: circuits.Board, out: Path) -> tuple[list[str], str]:
     """One board: laid out, saved, read back, checked, plotted. (problems, summary line)"""
     path = out / f"{b.name}.kicad_pcb"
     board = build_board(b, path)
+    routed, seconds = board_routes.route(board, b.name)
     board.Save(str(path))
     saved = pcbnew.LoadBoard(str(path))
     problems = mismatches(b, saved)
@@ -389,6 +413,9 @@ def make(b: circuits.Board, out: Path) -> tuple[list[str], str]:
     violations, unrouted, _ = drc(saved, out / f"drc-{b.name}.rpt")
     if violations:
         problems.append(f"{b.name}: {violations} design-rule violations (drc-{b.name}.rpt)")
+    if unrouted:
+        problems.append(f"{b.name}: {unrouted} connections not routed (drc-{b.name}.rpt; nets the router "
+                        f"could not finish: {', '.join(routed.failed) or 'none'})")
     plot(saved, out / f"{b.name}-gerbers")
     pos = pcbnew.PLACE_FILE_EXPORTER(saved, True, False, False, True, True, True, False)
     (out / f"{b.name}-pos.csv").write_text(pos.GenPositionData(), encoding="utf-8")
@@ -396,8 +423,9 @@ def make(b: circuits.Board, out: Path) -> tuple[list[str], str]:
     pcbnew.ExportSpecctraDSN(saved, str(out / f"{b.name}.dsn"))
     box = saved.GetBoardEdgesBoundingBox()
     summary = (f"{b.name}: {pcbnew.ToMM(box.GetWidth()):.0f} x {pcbnew.ToMM(box.GetHeight()):.0f} mm, "
-               f"{len(saved.GetFootprints())} footprints, {saved.GetNetCount() - 1} nets; DRC {violations} violations; "
-               f"{unrouted} connections to route (Freerouting: {b.name}.dsn)")
+               f"{len(saved.GetFootprints())} footprints, {saved.GetNetCount() - 1} nets; DRC {violations} violations, "
+               f"{unrouted} unconnected; routed {routed.nets} nets: {len(routed.tracks)} tracks, "
+               f"{routed.length() / 1000:.2f} m, {len(routed.vias)} vias, {routed.ripped} rip-ups, {seconds:.0f} s")
     return problems, summary
 
 

@@ -1,0 +1,213 @@
+"""The boards' maze router (hardware/electronics/router.py) on small synthetic boards, without KiCad.
+
+Each test checks the routes against the design rules geometrically (clearance between copper of
+different nets, via spacing, the edge) and that every net's pads end up joined.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+import router
+from router import B_CU, F_CU, Obstacle, Pad, Problem, Rules, Shape
+
+RULES = Rules(pitch=0.25, max_expansions=200_000)
+BOTH = frozenset({F_CU, B_CU})
+FRONT = frozenset({F_CU})
+
+
+def smd(net: str, x: float, y: float, w: float = 1.0, h: float = 1.0) -> Pad:
+    return Pad(net, Shape("rect", (x, y), (w / 2, h / 2)), FRONT, name=f"{net}@{x},{y}")
+
+
+def tht(net: str, x: float, y: float) -> Pad:
+    return Pad(net, Shape("circle", (x, y), r=0.85), BOTH, drill=1.0, name=f"{net}@{x},{y}")
+
+
+def seg_seg(a0: tuple[float, float], a1: tuple[float, float], b0: tuple[float, float],
+            b1: tuple[float, float]) -> float:
+    """The distance between two segments (sampled finely: the tests' boards are small)."""
+    best = math.inf
+    for i in range(21):
+        t = i / 20
+        p = (a0[0] + t * (a1[0] - a0[0]), a0[1] + t * (a1[1] - a0[1]))
+        q = (b0[0] + t * (b1[0] - b0[0]), b0[1] + t * (b1[1] - b0[1]))
+        best = min(best, router.point_segment(*p, b0, b1), router.point_segment(*q, a0, a1))
+    return best
+
+
+def copper(result: router.Result, problem: Problem) -> list[tuple[str, int, Shape]]:
+    """Every piece of copper: (net, layer, shape), pads, tracks and vias alike."""
+    out = [(p.net, layer, p.shape) for p in problem.pads for layer in p.layers]
+    out += [("", layer, o.shape) for o in problem.obstacles for layer in o.layers]
+    out += [(t.net, t.layer, Shape("segment", t.a, t.b, t.width / 2)) for t in result.tracks]
+    out += [(v.net, layer, Shape("circle", v.at, r=v.diameter / 2)) for v in result.vias for layer in (F_CU, B_CU)]
+    return out
+
+
+def gap(a: Shape, b: Shape) -> float:
+    """Copper to copper, for the shapes the tests use (a segment or circle against anything)."""
+    if a.kind != "segment" and b.kind == "segment":
+        a, b = b, a
+    if a.kind == "segment" and b.kind == "segment":
+        return seg_seg(a.a, a.b, b.a, b.b) - a.r - b.r
+    if a.kind == "segment":
+        return min(b.distance(*p) for p in sample(a.a, a.b)) - a.r
+    if a.kind == "circle":
+        return b.distance(*a.a) - a.r
+    return a.distance(*b.a) - b.r
+
+
+def sample(a: tuple[float, float], b: tuple[float, float]) -> list[tuple[float, float]]:
+    n = max(2, int(math.dist(a, b) / 0.02))
+    return [(a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n) for i in range(n + 1)]
+
+
+def clearance_errors(result: router.Result, problem: Problem, rules: Rules = RULES) -> list[str]:
+    errors = []
+    items = copper(result, problem)
+    for (na, la, sa), (nb, lb, sb) in itertools.combinations(items, 2):
+        if la != lb or (na == nb and na):
+            continue
+        if "segment" not in (sa.kind, sb.kind) and not (sa.kind == "circle" and sb.kind == "circle"):
+            continue
+        g = gap(sa, sb)
+        if g < rules.clearance - 1e-6:
+            errors.append(f"{na or 'copper'} and {nb or 'copper'} {g:.3f} mm apart on layer {la}")
+    x0, y0, x1, y1 = problem.box
+    for t in result.tracks:
+        for x, y in (t.a, t.b):
+            edge = min(x - x0, x1 - x, y - y0, y1 - y) - t.width / 2
+            if edge < rules.edge_clearance - 1e-6:
+                errors.append(f"{t.net} {edge:.2f} mm from the edge")
+    for v, w in itertools.combinations(result.vias, 2):
+        if math.dist(v.at, w.at) - v.drill < rules.hole_to_hole - 1e-6:
+            errors.append(f"vias {v.at} and {w.at} too close")
+    return errors
+
+
+def joined(result: router.Result, problem: Problem, net: str) -> bool:
+    """Are the net's pads one piece of copper through its tracks and vias (ends inside pads or on tracks)?"""
+    pads = [p for p in problem.pads if p.net == net]
+    tracks = [t for t in result.tracks if t.net == net]
+    vias = [v for v in result.vias if v.net == net]
+    nodes: list[tuple[str, object]] = [("pad", p) for p in pads] + [("track", t) for t in tracks] + \
+        [("via", v) for v in vias]
+    parent = list(range(len(nodes)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def touches(a: tuple[str, object], b: tuple[str, object]) -> bool:
+        kinds = {a[0], b[0]}
+        if kinds == {"pad"}:
+            return False
+        if a[0] == "pad":
+            a, b = b, a
+        if b[0] == "pad":
+            pad = b[1]
+            assert isinstance(pad, Pad)
+            if a[0] == "via":
+                return pad.shape.distance(*a[1].at) <= 1e-6          # type: ignore[attr-defined]
+            t = a[1]
+            return t.layer in pad.layers and any(pad.shape.distance(*p) <= 1e-6 for p in (t.a, t.b))  # type: ignore[attr-defined]
+        if a[0] == "via" and b[0] == "via":
+            return bool(a[1].at == b[1].at)                             # type: ignore[attr-defined]
+        if a[0] == "via":
+            a, b = b, a
+        if b[0] == "via":
+            return b[1].at in (a[1].a, a[1].b)                          # type: ignore[attr-defined]
+        ta, tb = a[1], b[1]
+        if ta.layer != tb.layer:                                        # type: ignore[attr-defined]
+            return False
+        return any(router.point_segment(*p, tb.a, tb.b) < 1e-6 for p in (ta.a, ta.b)) or \
+            any(router.point_segment(*p, ta.a, ta.b) < 1e-6 for p in (tb.a, tb.b))  # type: ignore[attr-defined]
+
+    for i, j in itertools.combinations(range(len(nodes)), 2):
+        if touches(nodes[i], nodes[j]):
+            parent[find(i)] = find(j)
+    return len({find(i) for i, (kind, _) in enumerate(nodes) if kind == "pad"}) == 1
+
+
+def test_two_pads_in_the_open_are_joined_by_one_straight_track() -> None:
+    problem = Problem((0, 0, 20, 10), (smd("A", 3, 5), smd("A", 17, 5)))
+    result = router.route(problem, RULES)
+    assert result.failed == () and joined(result, problem, "A")
+    assert len(result.tracks) == 1 and not result.vias
+    assert 12.0 <= result.length() <= 14.0          # from inside one pad to inside the other
+    assert clearance_errors(result, problem) == []
+
+
+def test_a_wall_of_netless_copper_on_the_front_is_passed_on_the_back_with_two_vias() -> None:
+    wall = Obstacle(Shape("segment", (10, 0.8), (10, 9.2), 0.25), FRONT)
+    problem = Problem((0, 0, 20, 10), (smd("A", 3, 5), smd("A", 17, 5)), (wall,))
+    result = router.route(problem, RULES)
+    assert result.failed == () and joined(result, problem, "A")
+    assert len(result.vias) == 2
+    assert {t.layer for t in result.tracks} == {F_CU, B_CU}
+    assert clearance_errors(result, problem) == []
+
+
+def test_a_wall_on_both_layers_leaves_the_net_unrouted_and_says_so() -> None:
+    wall = Obstacle(Shape("rect", (10, 5), (0.5, 5)), BOTH)
+    problem = Problem((0, 0, 20, 10), (smd("A", 3, 5), smd("A", 17, 5), smd("B", 3, 8), smd("B", 6, 8)), (wall,))
+    result = router.route(problem, RULES)
+    assert result.failed == ("A",)
+    assert joined(result, problem, "B")
+    assert not any(t.net == "A" for t in result.tracks)
+
+
+def test_crossing_nets_keep_the_clearance_and_both_connect() -> None:
+    pads = (tht("A", 3, 10), tht("A", 17, 10), tht("B", 10, 3), tht("B", 10, 17))
+    problem = Problem((0, 0, 20, 20), pads)
+    result = router.route(problem, RULES)
+    assert result.failed == ()
+    assert joined(result, problem, "A") and joined(result, problem, "B")
+    assert result.vias or {t.layer for t in result.tracks if t.net == "A"} != {t.layer for t in result.tracks
+                                                                               if t.net == "B"}
+    assert clearance_errors(result, problem) == []
+
+
+def test_a_track_passes_between_fine_pitch_pads_only_where_the_clearance_allows() -> None:
+    """Pads 0.65 mm apart (0.4 wide): a 0.25 mm track may not squeeze between two of them."""
+    row = tuple(smd(f"N{i}", 10, 4 + 0.65 * i, 1.5, 0.4) for i in range(10))
+    problem = Problem((0, 0, 20, 14), row + (smd("A", 3, 7), smd("A", 17, 7)))
+    result = router.route(problem, RULES)
+    assert joined(result, problem, "A")
+    assert clearance_errors(result, problem) == []
+
+
+def test_a_multi_pad_net_is_one_tree_and_junctions_are_track_ends() -> None:
+    pads = tuple(smd("GND", x, y) for x, y in ((3, 3), (17, 3), (10, 12), (3, 12)))
+    problem = Problem((0, 0, 20, 15), pads, power=frozenset({"GND"}))
+    result = router.route(problem, RULES)
+    assert result.failed == () and joined(result, problem, "GND")
+    assert {t.width for t in result.tracks} == {RULES.power_track}
+    assert clearance_errors(result, problem) == []
+
+
+def test_a_blocking_net_is_ripped_up_and_both_are_routed() -> None:
+    """B, routed first (shorter), runs straight across A's only corridor on the front; A's pads are
+    front-only in a pocket open to one side, so B must be moved out of the way."""
+    walls = (Obstacle(Shape("rect", (6, 2.5), (4.5, 0.3)), BOTH), Obstacle(Shape("rect", (6, 9.5), (4.5, 0.3)), BOTH))
+    pads = (smd("A", 3, 6), smd("A", 19, 6), tht("B", 9, 4.2), tht("B", 9, 7.8))
+    problem = Problem((0, 0, 22, 12), pads, walls)
+    result = router.route(problem, RULES)
+    assert result.failed == ()
+    assert joined(result, problem, "A") and joined(result, problem, "B")
+    assert clearance_errors(result, problem) == []
+
+
+def test_nets_are_routed_shortest_first() -> None:
+    pads = (smd("LONG", 1.5, 1.5), smd("LONG", 18, 18), smd("SHORT", 5, 5), smd("SHORT", 7, 5))
+    assert router.net_order(Problem((0, 0, 20, 20), pads)) == ["SHORT", "LONG"]
+
+
+def test_a_path_is_reduced_to_its_corners_and_layer_changes() -> None:
+    cells = [(0, 0, 0), (0, 1, 0), (0, 2, 0), (0, 3, 1), (0, 4, 2), (1, 4, 2), (1, 4, 3), (1, 4, 4)]
+    assert router.simplify(cells) == [(0, 0, 0), (0, 2, 0), (0, 4, 2), (1, 4, 2), (1, 4, 4)]
