@@ -9,14 +9,14 @@ import sys
 import time
 
 import pcbnew
-
 import router
 
 POWER = frozenset({"GND", "+3V3", "+5V"})
 RULES = router.Rules()
 # the grid for each board: the pad board's fine-pitch parts (QFN 0.5 mm, TSSOP and SC-70 0.65 mm) need a fine
 # one, and with it a smaller margin for the centrelines between cells; the seat unit's parts do not
-BOARD_RULES = {"seat-unit": router.Rules(pitch=0.25, margin=0.06), "pad-board": router.Rules(pitch=0.125, margin=0.02)}
+BOARD_RULES = {"seat-unit": router.Rules(pitch=0.25, margin=0.06),
+               "pad-board": router.Rules(pitch=0.125, margin=0.02, time_limit=100.0)}
 GRID = 0.25              # parts are placed on it: a multiple of both pitches
 
 
@@ -113,7 +113,6 @@ def add(board: pcbnew.BOARD, result: router.Result) -> None:
 
 def route(board: pcbnew.BOARD, name: str) -> tuple[router.Result, float]:
     """Route the board in place: (the router's result, seconds)."""
-    set_rules(board)
     start = time.monotonic()
 
     def progress(done: int, total: int, net: str) -> None:

@@ -24,7 +24,11 @@ How it routes:
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
+import os
+import sys
+import time
 from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -33,8 +37,9 @@ Point = tuple[float, float]
 State = int            # layer * cells + y * nx + x
 
 F_CU, B_CU = 0, 1
-PENALTY = 60.0
-WEIGHT = 1.6           # A*'s heuristic weight: a little longer tracks, far fewer cells searched         # the cost of crossing another net's track when looking for what to rip up
+PENALTY = 6.0          # a cell of another net's track, when looking for what to rip up
+DEBUG = bool(os.environ.get("ROUTER_DEBUG"))
+WEIGHT = 1.6           # A*'s heuristic weight: a little longer tracks, far fewer cells searched
 
 
 @dataclass(frozen=True)
@@ -54,8 +59,9 @@ class Rules:
     via_cost: float = 16.0        # in cells
     turn_cost: float = 0.4
     wrong_way: float = 1.5        # a run across the layer's preferred direction costs this much a cell
-    max_expansions: int = 600_000
+    max_expansions: int = 100_000
     rip_limit: int = 3
+    time_limit: float = math.inf  # seconds: the nets not routed by then are given up
 
 
 @dataclass(frozen=True)
@@ -229,7 +235,7 @@ def simplify(cells: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     if len(cells) < 3:
         return list(cells)
     out = [cells[0]]
-    for prev, cur, nxt in zip(cells, cells[1:], cells[2:]):
+    for prev, cur, nxt in zip(cells, cells[1:], cells[2:], strict=False):
         if prev[0] != cur[0] or cur[0] != nxt[0]:
             out.append(cur)
             continue
@@ -276,15 +282,15 @@ class Grid:
     def cells_near(self, shape: Shape, radius: float) -> Iterable[int]:
         """Every cell whose centre is closer to the shape than ``radius`` (row by row, from the shape's spans)."""
         p, nx = self.rules.pitch, self.nx
-        bx0, by0, bx1, by1 = shape.box()
-        j0 = max(0, int(math.floor((by0 - abs(radius) - self.oy) / p)))
-        j1 = min(self.ny - 1, int(math.ceil((by1 + abs(radius) - self.oy) / p)))
+        _bx0, by0, _bx1, by1 = shape.box()
+        j0 = max(0, math.floor((by0 - abs(radius) - self.oy) / p))
+        j1 = min(self.ny - 1, math.ceil((by1 + abs(radius) - self.oy) / p))
         for j in range(j0, j1 + 1):
             span = row_span(shape, radius, self.oy + j * p)
             if span is None:
                 continue
-            i0 = max(0, int(math.ceil((span[0] - self.ox) / p - 1e-9)))
-            i1 = min(nx - 1, int(math.floor((span[1] - self.ox) / p + 1e-9)))
+            i0 = max(0, math.ceil((span[0] - self.ox) / p - 1e-9))
+            i1 = min(nx - 1, math.floor((span[1] - self.ox) / p + 1e-9))
             row = j * nx
             yield from range(row + i0, row + i1 + 1)
 
@@ -345,7 +351,7 @@ class Grid:
         cells = [(s // n, s % n) for s in path]
         full = [(la, c % self.nx, c // self.nx) for la, c in cells]
         corners = [(la, y * self.nx + x) for la, x, y in simplify(full)]
-        for (la, ca), (lb, cb) in zip(corners, corners[1:]):
+        for (la, ca), (lb, cb) in itertools.pairwise(corners):
             if la != lb:
                 via = Shape("circle", self.xy(ca), r=r.via_diameter / 2)
                 for k, hw in enumerate(self.half):
@@ -454,6 +460,9 @@ class Grid:
                     o1, o2 = own[y * nx + xx], own[yy * nx + x]
                     if (o1 != 0 and o1 != nid) or (o2 != 0 and o2 != nid):
                         continue
+                    q1, q2 = dyn[y * nx + xx], dyn[yy * nx + x]
+                    if not penalty and ((q1 != 0 and q1 != nid) or (q2 != 0 and q2 != nid)):
+                        continue
                 elif axis != layer:
                     cost = r.wrong_way
                 q = dyn[cc]
@@ -533,14 +542,14 @@ def _geometry(grid: Grid, net: _Net, name: str) -> tuple[list[Track], list[Via]]
         joints.add(path[0] % n)
         joints.add(path[-1] % n)
     tracks, vias, seen = [], [], set()
-    for path, width in zip(net.paths, net.widths):
+    for path, width in zip(net.paths, net.widths, strict=False):
         cells = [(s // n, (s % n) % grid.nx, (s % n) // grid.nx) for s in path]
         corners = simplify(cells)
         keep = set(corners)
         pts = [cells[0]] + [cl for cl in cells[1:-1] if cl in keep or (cl[2] * grid.nx + cl[1]) in joints] + [cells[-1]]
         if len(cells) == 1:
             pts = cells
-        for (la, xa, ya), (lb, xb, yb) in zip(pts, pts[1:]):
+        for (la, xa, ya), (lb, xb, yb) in itertools.pairwise(pts):
             a = grid.xy(ya * grid.nx + xa)
             b = grid.xy(yb * grid.nx + xb)
             if la != lb:
@@ -602,10 +611,16 @@ def route(problem: Problem, rules: Rules = Rules(),
                     joined.append(pad.shape.centre())
                     break
             if path is None:
+                if DEBUG:
+                    print("unreached", name, pad.name, file=sys.stderr)
                 return victims | {-1}
         return victims if penalty else None
 
+    start_time = time.monotonic()
     while queue:
+        if time.monotonic() - start_time > rules.time_limit:
+            failed += queue
+            break
         name = queue.pop(0)
         net = nets[name]
         net.paths, net.widths = [], []
@@ -665,7 +680,7 @@ def _redraw(grid: Grid, nets: dict[str, _Net], routed: list[str]) -> None:
     grid.clear_dynamic()
     for name in routed:
         net = nets[name]
-        for path, width in zip(net.paths, net.widths):
+        for path, width in zip(net.paths, net.widths, strict=False):
             grid.draw(net.id, path, width)
 
 

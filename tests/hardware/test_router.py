@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 import math
 
-import pytest
 import router
 from router import B_CU, F_CU, Obstacle, Pad, Problem, Rules, Shape
 
@@ -176,7 +175,7 @@ def test_crossing_nets_keep_the_clearance_and_both_connect() -> None:
 def test_a_track_passes_between_fine_pitch_pads_only_where_the_clearance_allows() -> None:
     """Pads 0.65 mm apart (0.4 wide): a 0.25 mm track may not squeeze between two of them."""
     row = tuple(smd(f"N{i}", 10, 4 + 0.65 * i, 1.5, 0.4) for i in range(10))
-    problem = Problem((0, 0, 20, 14), row + (smd("A", 3, 7), smd("A", 17, 7)))
+    problem = Problem((0, 0, 20, 14), (*row, smd("A", 3, 7), smd("A", 17, 7)))
     result = router.route(problem, RULES)
     assert joined(result, problem, "A")
     assert clearance_errors(result, problem) == []
