@@ -87,13 +87,39 @@ def clearance_errors(result: router.Result, problem: Problem, rules: Rules = RUL
     return errors
 
 
+Item = Pad | router.Track | router.Via
+
+
+def touches(a: Item, b: Item) -> bool:
+    """Do two pieces of one net's copper join, as KiCad sees it (an end inside a pad, on a track, at a via)?"""
+    if isinstance(a, Pad) and isinstance(b, Pad):
+        return False
+    if isinstance(b, Pad):
+        a, b = b, a
+    if isinstance(a, Pad):
+        if isinstance(b, router.Via):
+            return a.shape.distance(*b.at) <= 1e-6
+        assert isinstance(b, router.Track)
+        return b.layer in a.layers and any(a.shape.distance(*p) <= 1e-6 for p in (b.a, b.b))
+    if isinstance(a, router.Via) and isinstance(b, router.Via):
+        return a.at == b.at
+    if isinstance(a, router.Via):
+        a, b = b, a
+    assert isinstance(a, router.Track)
+    if isinstance(b, router.Via):
+        return b.at in (a.a, a.b)
+    assert isinstance(b, router.Track)
+    if a.layer != b.layer:
+        return False
+    return any(router.point_segment(x, y, b.a, b.b) < 1e-6 for x, y in (a.a, a.b)) or \
+        any(router.point_segment(x, y, a.a, a.b) < 1e-6 for x, y in (b.a, b.b))
+
+
 def joined(result: router.Result, problem: Problem, net: str) -> bool:
-    """Are the net's pads one piece of copper through its tracks and vias (ends inside pads or on tracks)?"""
-    pads = [p for p in problem.pads if p.net == net]
-    tracks = [t for t in result.tracks if t.net == net]
-    vias = [v for v in result.vias if v.net == net]
-    nodes: list[tuple[str, object]] = [("pad", p) for p in pads] + [("track", t) for t in tracks] + \
-        [("via", v) for v in vias]
+    """Are the net's pads one piece of copper through its tracks and vias?"""
+    nodes: list[Item] = [p for p in problem.pads if p.net == net]
+    nodes += [t for t in result.tracks if t.net == net]
+    nodes += [v for v in result.vias if v.net == net]
     parent = list(range(len(nodes)))
 
     def find(i: int) -> int:
@@ -102,35 +128,10 @@ def joined(result: router.Result, problem: Problem, net: str) -> bool:
             i = parent[i]
         return i
 
-    def touches(a: tuple[str, object], b: tuple[str, object]) -> bool:
-        kinds = {a[0], b[0]}
-        if kinds == {"pad"}:
-            return False
-        if a[0] == "pad":
-            a, b = b, a
-        if b[0] == "pad":
-            pad = b[1]
-            assert isinstance(pad, Pad)
-            if a[0] == "via":
-                return pad.shape.distance(*a[1].at) <= 1e-6          # type: ignore[attr-defined]
-            t = a[1]
-            return t.layer in pad.layers and any(pad.shape.distance(*p) <= 1e-6 for p in (t.a, t.b))  # type: ignore[attr-defined]
-        if a[0] == "via" and b[0] == "via":
-            return bool(a[1].at == b[1].at)                             # type: ignore[attr-defined]
-        if a[0] == "via":
-            a, b = b, a
-        if b[0] == "via":
-            return b[1].at in (a[1].a, a[1].b)                          # type: ignore[attr-defined]
-        ta, tb = a[1], b[1]
-        if ta.layer != tb.layer:                                        # type: ignore[attr-defined]
-            return False
-        return any(router.point_segment(*p, tb.a, tb.b) < 1e-6 for p in (ta.a, ta.b)) or \
-            any(router.point_segment(*p, ta.a, ta.b) < 1e-6 for p in (tb.a, tb.b))  # type: ignore[attr-defined]
-
     for i, j in itertools.combinations(range(len(nodes)), 2):
         if touches(nodes[i], nodes[j]):
             parent[find(i)] = find(j)
-    return len({find(i) for i, (kind, _) in enumerate(nodes) if kind == "pad"}) == 1
+    return len({find(i) for i, node in enumerate(nodes) if isinstance(node, Pad)}) == 1
 
 
 def test_two_pads_in_the_open_are_joined_by_one_straight_track() -> None:
@@ -191,14 +192,18 @@ def test_a_multi_pad_net_is_one_tree_and_junctions_are_track_ends() -> None:
 
 
 def test_a_blocking_net_is_ripped_up_and_both_are_routed() -> None:
-    """B, routed first (shorter), runs straight across A's only corridor on the front; A's pads are
-    front-only in a pocket open to one side, so B must be moved out of the way."""
-    walls = (Obstacle(Shape("rect", (6, 2.5), (4.5, 0.3)), BOTH), Obstacle(Shape("rect", (6, 9.5), (4.5, 0.3)), BOTH))
-    pads = (smd("A", 3, 6), smd("A", 19, 6), tht("B", 9, 4.2), tht("B", 9, 7.8))
-    problem = Problem((0, 0, 22, 12), pads, walls)
+    """B (shorter, routed first) runs across the board on the front, its preferred layer; A's pads are
+    front-only and the back is closed but for a strip too narrow for A's vias. A can only pass if B
+    moves to the back strip: B is ripped up and routed again after A."""
+    back = frozenset({B_CU})
+    walls = (Obstacle(Shape("rect", (1.1, 11), (1.1, 0.3)), BOTH), Obstacle(Shape("rect", (10.9, 11), (1.1, 0.3)), BOTH),
+             Obstacle(Shape("rect", (6, 5), (6, 5)), back), Obstacle(Shape("rect", (6, 17), (6, 5)), back))
+    pads = (smd("A", 6, 1.5), smd("A", 6, 20.5), tht("B", 3, 11), tht("B", 9, 11))
+    problem = Problem((0, 0, 12, 22), pads, walls)
     result = router.route(problem, RULES)
-    assert result.failed == ()
+    assert result.failed == () and result.ripped >= 1
     assert joined(result, problem, "A") and joined(result, problem, "B")
+    assert {t.layer for t in result.tracks if t.net == "B"} == {B_CU}
     assert clearance_errors(result, problem) == []
 
 
