@@ -196,7 +196,8 @@ def test_a_blocking_net_is_ripped_up_and_both_are_routed() -> None:
     front-only and the back is closed but for a strip too narrow for A's vias. A can only pass if B
     moves to the back strip: B is ripped up and routed again after A."""
     back = frozenset({B_CU})
-    walls = (Obstacle(Shape("rect", (1.1, 11), (1.1, 0.3)), BOTH), Obstacle(Shape("rect", (10.9, 11), (1.1, 0.3)), BOTH),
+    walls = (Obstacle(Shape("rect", (1.1, 11), (1.1, 0.3)), BOTH),
+             Obstacle(Shape("rect", (10.9, 11), (1.1, 0.3)), BOTH),
              Obstacle(Shape("rect", (6, 5), (6, 5)), back), Obstacle(Shape("rect", (6, 17), (6, 5)), back))
     pads = (smd("A", 6, 1.5), smd("A", 6, 20.5), tht("B", 3, 11), tht("B", 9, 11))
     problem = Problem((0, 0, 12, 22), pads, walls)
