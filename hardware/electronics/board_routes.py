@@ -10,6 +10,7 @@ import time
 
 import pcbnew
 import router
+from route_geometry import Shape
 
 POWER = frozenset({"GND", "+3V3", "+5V"})
 RULES = router.Rules()
@@ -28,9 +29,9 @@ def _pad_shape(pad: pcbnew.PAD) -> router.Shape:
     c = pad.GetPosition()
     centre = (mm(c.x), mm(c.y))
     if pad.GetShape() == pcbnew.PAD_SHAPE_CIRCLE:
-        return router.Shape("circle", centre, r=mm(pad.GetSize().x) / 2)
+        return Shape("circle", centre, r=mm(pad.GetSize().x) / 2)
     box = pad.GetBoundingBox()       # the pads here are at 0/90/180/270 degrees: their box is their outline
-    return router.Shape("rect", (mm(box.GetCenter().x), mm(box.GetCenter().y)),
+    return Shape("rect", (mm(box.GetCenter().x), mm(box.GetCenter().y)),
                         (mm(box.GetWidth()) / 2, mm(box.GetHeight()) / 2))
 
 
@@ -46,7 +47,7 @@ def problem(board: pcbnew.BOARD) -> router.Problem:
                                if pad.IsOnLayer(kl))
             if pad.GetAttribute() == pcbnew.PAD_ATTRIB_NPTH:
                 c = pad.GetPosition()
-                obstacles.append(router.Obstacle(router.Shape("circle", (mm(c.x), mm(c.y)),
+                obstacles.append(router.Obstacle(Shape("circle", (mm(c.x), mm(c.y)),
                                                               r=mm(pad.GetDrillSize().x) / 2), hole=True))
                 continue
             if not layers:
@@ -63,11 +64,11 @@ def problem(board: pcbnew.BOARD) -> router.Problem:
             if layer in (pcbnew.F_Cu, pcbnew.B_Cu) and item.GetShape() == pcbnew.SHAPE_T_SEGMENT:
                 a, b = item.GetStart(), item.GetEnd()
                 obstacles.append(router.Obstacle(
-                    router.Shape("segment", (mm(a.x), mm(a.y)), (mm(b.x), mm(b.y)), mm(item.GetWidth()) / 2),
+                    Shape("segment", (mm(a.x), mm(a.y)), (mm(b.x), mm(b.y)), mm(item.GetWidth()) / 2),
                     frozenset({router.F_CU if layer == pcbnew.F_Cu else router.B_CU})))
     for t in board.GetTracks():          # fixed tracks (the loops' returns): copper of their net, joined
         a, b = t.GetStart(), t.GetEnd()
-        pads.append(router.Pad(t.GetNetname(), router.Shape("segment", (mm(a.x), mm(a.y)), (mm(b.x), mm(b.y)),
+        pads.append(router.Pad(t.GetNetname(), Shape("segment", (mm(a.x), mm(a.y)), (mm(b.x), mm(b.y)),
                                                             mm(t.GetWidth()) / 2),
                                frozenset({router.F_CU if t.GetLayer() == pcbnew.F_Cu else router.B_CU}),
                                terminal=False))

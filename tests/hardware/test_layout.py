@@ -100,7 +100,7 @@ def test_parts_placed_over_each_other_fail_the_design_rule_check(kicad_python: P
     assert broken != src
     (work / "layout.py").write_text(broken.replace("ROOT = HERE.parents[1]", f"ROOT = Path({str(ROOT)!r})"),
                                     encoding="utf-8")
-    for name in ("circuits.py", "antenna.py", "board_routes.py", "router.py"):
+    for name in ("circuits.py", "antenna.py", "board_routes.py", "router.py", "route_geometry.py"):
         text = (ELECTRONICS / name).read_text(encoding="utf-8")
         text = text.replace("ROOT = Path(__file__).resolve().parents[2]", f"ROOT = Path({str(ROOT)!r})")
         (work / name).write_text(text, encoding="utf-8")

@@ -10,7 +10,8 @@ import itertools
 import math
 
 import router
-from router import B_CU, F_CU, Obstacle, Pad, Problem, Rules, Shape
+from route_geometry import Shape, point_segment
+from router import B_CU, F_CU, Obstacle, Pad, Problem, Rules
 
 RULES = Rules(pitch=0.25, max_expansions=200_000)
 BOTH = frozenset({F_CU, B_CU})
@@ -33,7 +34,7 @@ def seg_seg(a0: tuple[float, float], a1: tuple[float, float], b0: tuple[float, f
         t = i / 20
         p = (a0[0] + t * (a1[0] - a0[0]), a0[1] + t * (a1[1] - a0[1]))
         q = (b0[0] + t * (b1[0] - b0[0]), b0[1] + t * (b1[1] - b0[1]))
-        best = min(best, router.point_segment(*p, b0, b1), router.point_segment(*q, a0, a1))
+        best = min(best, point_segment(*p, b0, b1), point_segment(*q, a0, a1))
     return best
 
 
@@ -111,8 +112,8 @@ def touches(a: Item, b: Item) -> bool:
     assert isinstance(b, router.Track)
     if a.layer != b.layer:
         return False
-    return any(router.point_segment(x, y, b.a, b.b) < 1e-6 for x, y in (a.a, a.b)) or \
-        any(router.point_segment(x, y, a.a, a.b) < 1e-6 for x, y in (b.a, b.b))
+    return any(point_segment(x, y, b.a, b.b) < 1e-6 for x, y in (a.a, a.b)) or \
+        any(point_segment(x, y, a.a, a.b) < 1e-6 for x, y in (b.a, b.b))
 
 
 def joined(result: router.Result, problem: Problem, net: str) -> bool:
