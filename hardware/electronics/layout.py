@@ -9,17 +9,15 @@ For each board of ``circuits.py`` (the same parts, nets and pin map as the netli
 firmware): a ``.kicad_pcb`` with its outline, every part's footprint from KiCad's own
 library (two drawn here: the Pico in sockets, the printed pad loop), every pad on its net,
 the parts placed (``place_*``: connectors where the case's openings are, the pad loops
-under dummy's columns); then KiCad's design-rule check (``drc-<board>.rpt``), Gerbers and
-drill files (``<board>-gerbers/``), the pick-and-place file (``<board>-pos.csv``), the
-fab's BOM with manufacturer part numbers (``<board>-fab-bom.csv``) and a Specctra file
-(``<board>.dsn``) for the autorouter.
+under dummy's columns), the tracks routed by ``router.py`` (through ``board_routes.py``);
+then KiCad's design-rule check (``drc-<board>.rpt``), Gerbers and drill files
+(``<board>-gerbers/``), the pick-and-place file (``<board>-pos.csv``), the fab's BOM with
+manufacturer part numbers (``<board>-fab-bom.csv``) and a Specctra file (``<board>.dsn``).
 
-**The tracks are not routed here.** The check fails on any DRC violation (clearance,
-courtyards, holes, the outline) and on a pad whose net is not the netlist's, and it counts
-the connections still to route; route them with Freerouting (load ``<board>.dsn``, route,
-import the ``.ses`` in KiCad's PCB editor, *File > Import > Specctra Session*), run the DRC
-in KiCad, then plot again. Until then the Gerbers show the placement and the outline, not
-a board to order.
+The check fails on any DRC violation (clearance, courtyards, holes, the outline), on a pad
+whose net is not the netlist's, and on a connection left unrouted on the seat unit. The pad
+board's router gives up after a time limit: what it leaves is counted and printed (finish
+it in KiCad's PCB editor before ordering, README.md).
 """
 
 from __future__ import annotations
@@ -41,7 +39,9 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
+import board_routes  # noqa: E402
 import circuits  # noqa: E402
+import router  # noqa: E402
 
 from drivers.spread import PadArray  # noqa: E402
 
@@ -49,6 +49,8 @@ FOOTPRINTS = Path("/usr/share/kicad/footprints")
 MM = pcbnew.FromMM
 SPACING = 1.0            # between the courtyards of packed parts
 LOOP_GAP = 0.5           # between neighbouring pad loops' copper
+LOOP_TRACK = 0.5         # the loop's copper (antenna.py's trace)
+STRIP_SPACING = 4.0      # between the pad board's reader parts: room for the QFN's and TSSOPs' tracks
 MIN_CLEARANCE = 0.2      # KiCad's default netclass clearance, which the DRC applies
 
 
@@ -132,7 +134,6 @@ def pad_loop(side: float, turns: int = 3, track: float = 0.5, gap: float = 0.5) 
     _line(fp, pcbnew.F_Cu, start, (out_x, start[1]), track)
     _tht(fp, "1", out_x, start[1], size=1.5, drill=0.8, square=True)
     _tht(fp, "2", inner[0], inner[1], size=0.8, drill=0.4)           # the inner end goes through to the back
-    _line(fp, pcbnew.B_Cu, inner, (out_x, inner[1]), track)
     _tht(fp, "2", out_x, inner[1], size=1.5, drill=0.8)
     _box(fp, pcbnew.F_CrtYd, -side / 2 - 4.0, -side / 2, side / 2, side / 2, 0.05)
     return fp
@@ -177,19 +178,40 @@ def courtyard(fp: pcbnew.FOOTPRINT) -> tuple[float, float, float, float]:
             pcbnew.ToMM(box.GetRight() - pos.x), pcbnew.ToMM(box.GetBottom() - pos.y))
 
 
-def pack(fps: list[pcbnew.FOOTPRINT], region: tuple[float, float, float, float]) -> None:
-    """Place footprints in rows, left to right, inside ``region`` (x0, y0, x1, y1)."""
+def snap(v: float) -> float:
+    """On the router's grid, so that the pins of fine-pitch parts (0.5 mm) fall on its cells."""
+    return round(v / board_routes.GRID) * board_routes.GRID
+
+
+def loop_returns(board: pcbnew.BOARD, fps: dict[str, pcbnew.FOOTPRINT]) -> None:
+    """Each loop's return on the back, from its inner end to the pad outside: a track of the loop's
+    end net (a drawing inside the footprint would leave KiCad counting the two pads unjoined)."""
+    for ref, fp in fps.items():
+        if not ref.startswith("ANT"):
+            continue
+        ends = [p for p in fp.Pads() if p.GetNumber() == "2"]
+        track = pcbnew.PCB_TRACK(board)
+        track.SetStart(ends[0].GetPosition())
+        track.SetEnd(ends[1].GetPosition())
+        track.SetWidth(MM(LOOP_TRACK))
+        track.SetLayer(pcbnew.B_Cu)
+        track.SetNet(ends[0].GetNet())
+        board.Add(track)
+
+
+def pack(fps: list[pcbnew.FOOTPRINT], region: tuple[float, float, float, float], spacing: float = SPACING) -> None:
+    """Place footprints in rows, left to right, inside ``region`` (x0, y0, x1, y1), ``spacing`` apart."""
     x0, y0, x1, y1 = region
     x, y, row = x0, y0, 0.0
     for fp in fps:
         left, top, right, bottom = courtyard(fp)
         w, h = right - left, bottom - top
         if x + w > x1:
-            x, y, row = x0, y + row + SPACING, 0.0
+            x, y, row = x0, y + row + spacing, 0.0
         if y + h > y1:
             raise ValueError(f"{fp.GetReference()} does not fit in the region {region}: a bigger board, or fewer parts")
-        fp.SetPosition(pt(x - left, y - top))
-        x, row = x + w + SPACING, max(row, h)
+        fp.SetPosition(pt(snap(x - left), snap(y - top)))
+        x, row = x + w + spacing, max(row, h)
 
 
 def place_seat_unit(fps: dict[str, pcbnew.FOOTPRINT], w: float, h: float, inset: float) -> None:
@@ -228,10 +250,11 @@ def place_pad_board(fps: dict[str, pcbnew.FOOTPRINT], zone: dict[str, float], w:
         fps[f"ANT{k}"].SetPosition(pt(cx, cy))
         for j, end in enumerate("AB"):
             fps[f"Q{k}{end}"].SetPosition(pt(cx - zone["pad_width"] / 2 - 8.0, cy - 16.0 + 6.0 * j))   # by its ends
+            fps[f"Q{k}{end}"].SetOrientationDegrees(180)     # drain (pin 3) towards the loop, pin 6 to the bus
     bottom = max(cy for _, cy in centres) + zone["pad_height"] / 2 + 3.0
     rest = [fp for ref, fp in sorted(fps.items()) if not re.fullmatch(r"ANT\d+|Q\d+[AB]", ref)]
     rest.sort(key=lambda fp: -(courtyard(fp)[3] - courtyard(fp)[1]))
-    pack(rest, (12.0, bottom, w - 12.0, h - 1.0))
+    pack(rest, (12.0, bottom, w - 12.0, h - 1.0), spacing=STRIP_SPACING)
 
 
 # -- the board ----------------------------------------------------------------------------------------
@@ -281,6 +304,7 @@ def build_board(b: circuits.Board, path: Path) -> pcbnew.BOARD:
         place_seat_unit(fps, w, h, inset)
     else:
         place_pad_board(fps, zone, w, h)
+        loop_returns(board, fps)
     corners = [(inset, inset), (w - inset, inset), (inset, h - inset), (w - inset, h - inset)]
     if b.name == "pad-board":
         corners += [(w / 2, inset), (w / 2, h - inset)]
@@ -375,10 +399,12 @@ def fab_bom(b: circuits.Board) -> str:
     return buf.getvalue()
 
 
-def make(b: circuits.Board, out: Path) -> tuple[list[str], str]:
-    """One board: laid out, saved, read back, checked, plotted. (problems, summary line)"""
+def make(b: circuits.Board, out: Path, route: bool = True) -> tuple[list[str], str]:
+    """One board: laid out, routed, saved, read back, checked, plotted. (problems, summary line)"""
     path = out / f"{b.name}.kicad_pcb"
     board = build_board(b, path)
+    board_routes.set_rules(board)
+    routed, seconds = board_routes.route(board, b.name) if route else (router.Result((), (), (), 0), 0.0)
     board.Save(str(path))
     saved = pcbnew.LoadBoard(str(path))
     problems = mismatches(b, saved)
@@ -389,6 +415,12 @@ def make(b: circuits.Board, out: Path) -> tuple[list[str], str]:
     violations, unrouted, _ = drc(saved, out / f"drc-{b.name}.rpt")
     if violations:
         problems.append(f"{b.name}: {violations} design-rule violations (drc-{b.name}.rpt)")
+    if unrouted and b.name == "pad-board" and route:
+        print(f"{b.name}: {unrouted} connections not routed (the router gave up on: {', '.join(routed.failed)}): "
+              "finish them in KiCad before ordering this board (README.md)", file=sys.stderr)
+    elif unrouted:
+        problems.append(f"{b.name}: {unrouted} connections not routed (drc-{b.name}.rpt; nets the router "
+                        f"could not finish: {', '.join(routed.failed) or 'none'})")
     plot(saved, out / f"{b.name}-gerbers")
     pos = pcbnew.PLACE_FILE_EXPORTER(saved, True, False, False, True, True, True, False)
     (out / f"{b.name}-pos.csv").write_text(pos.GenPositionData(), encoding="utf-8")
@@ -396,21 +428,23 @@ def make(b: circuits.Board, out: Path) -> tuple[list[str], str]:
     pcbnew.ExportSpecctraDSN(saved, str(out / f"{b.name}.dsn"))
     box = saved.GetBoardEdgesBoundingBox()
     summary = (f"{b.name}: {pcbnew.ToMM(box.GetWidth()):.0f} x {pcbnew.ToMM(box.GetHeight()):.0f} mm, "
-               f"{len(saved.GetFootprints())} footprints, {saved.GetNetCount() - 1} nets; DRC {violations} violations; "
-               f"{unrouted} connections to route (Freerouting: {b.name}.dsn)")
+               f"{len(saved.GetFootprints())} footprints, {saved.GetNetCount() - 1} nets; DRC {violations} violations, "
+               f"{unrouted} unconnected; routed {routed.nets} nets: {len(routed.tracks)} tracks, "
+               f"{routed.length() / 1000:.2f} m, {len(routed.vias)} vias, {routed.ripped} rip-ups, {seconds:.0f} s")
     return problems, summary
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--out", type=Path, default=HERE.parent / "build" / "boards")
+    parser.add_argument("--no-route", action="store_true", help="place and check only (the tracks not routed)")
     args = parser.parse_args(argv)
     args.out = args.out.resolve()
     args.out.mkdir(parents=True, exist_ok=True)
     failed, lines = False, []
     for b in circuits.boards():
         try:
-            problems, summary = make(b, args.out)
+            problems, summary = make(b, args.out, route=not args.no_route)
         except (LookupError, ValueError) as e:
             problems, summary = [f"{b.name}: {e}"], f"{b.name}: not laid out"
         for p in problems:

@@ -1,4 +1,4 @@
-"""`make hardware`'s boards in KiCad: laid out from the netlists, design-rule checked, plotted for a fab.
+"""`make hardware`'s boards in KiCad: laid out from the netlists, routed, design-rule checked, plotted for a fab.
 
 KiCad's pcbnew module is Debian's (the system python3, `apt install kicad`: the Makefile's
 hardware-tools installs it when CI is set). Elsewhere, without it, these tests skip and say so.
@@ -42,13 +42,19 @@ def boards(kicad_python: Path, tmp_path_factory: pytest.TempPathFactory) -> Path
     return out
 
 
-def test_both_boards_pass_kicads_design_rule_check(boards: Path) -> None:
+def test_both_boards_pass_kicads_design_rule_check_and_the_seat_unit_is_fully_routed(boards: Path) -> None:
     summary = (boards / "layout.txt").read_text(encoding="utf-8")
-    assert re.search(r"seat-unit: 80 x 60 mm, \d+ footprints, 36 nets; DRC 0 violations", summary), summary
-    assert re.search(r"pad-board: \d+ x \d+ mm, \d+ footprints, 111 nets; DRC 0 violations", summary), summary
+    assert re.search(r"seat-unit: 80 x 60 mm, \d+ footprints, 36 nets; DRC 0 violations, 0 unconnected; "
+                     r"routed 32 nets: [1-9]\d* tracks", summary), summary
+    assert re.search(r"pad-board: \d+ x \d+ mm, \d+ footprints, 111 nets; DRC 0 violations, \d+ unconnected; "
+                     r"routed \d+ nets: [1-9]\d* tracks", summary), summary
     for name in ("seat-unit", "pad-board"):
         report = (boards / f"drc-{name}.rpt").read_text(encoding="utf-8")
         assert "Severity: error" not in re.sub(r"\[unconnected_items\][^\[]*", "", report)
+    seat = (boards / "drc-seat-unit.rpt").read_text(encoding="utf-8")
+    assert "** Found 0 unconnected pads **" in seat and "[unconnected_items]" not in seat
+    gerber = (boards / "seat-unit-gerbers" / "seat-unit-B_Cu.gbr").read_text(encoding="utf-8")
+    assert "TO.N,MOSI" in gerber or "TO.N,GND" in gerber         # tracks with their nets on the back copper
 
 
 def test_the_fab_gets_gerbers_drill_position_and_bom_files(boards: Path) -> None:
@@ -94,14 +100,23 @@ def test_parts_placed_over_each_other_fail_the_design_rule_check(kicad_python: P
     assert broken != src
     (work / "layout.py").write_text(broken.replace("ROOT = HERE.parents[1]", f"ROOT = Path({str(ROOT)!r})"),
                                     encoding="utf-8")
-    for name in ("circuits.py", "antenna.py"):
+    for name in ("circuits.py", "antenna.py", "board_routes.py", "router.py", "route_geometry.py"):
         text = (ELECTRONICS / name).read_text(encoding="utf-8")
         text = text.replace("ROOT = Path(__file__).resolve().parents[2]", f"ROOT = Path({str(ROOT)!r})")
         (work / name).write_text(text, encoding="utf-8")
-    done = subprocess.run([str(kicad_python), str(work / "layout.py"), "--out", str(tmp_path / "out")],
+    done = subprocess.run([str(kicad_python), str(work / "layout.py"), "--no-route", "--out", str(tmp_path / "out")],
                           capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert done.returncode == 1
     assert re.search(r"seat-unit: [1-9]\d* design-rule violations", done.stderr), done.stderr[-2000:]
+
+
+def test_a_board_left_unrouted_fails_the_check(kicad_python: Path, tmp_path: Path) -> None:
+    """The same layout without the router: KiCad counts the seat unit's connections left, and the check fails."""
+    done = subprocess.run([str(kicad_python), str(LAYOUT), "--no-route", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert done.returncode == 1
+    assert re.search(r"seat-unit: [1-9]\d* connections not routed", done.stderr), done.stderr[-2000:]
+    assert "seat-unit: 80 x 60 mm, 23 footprints, 36 nets; DRC 0 violations" in done.stdout
 
 
 def test_the_picos_usb_and_the_connectors_meet_the_cases_openings(boards: Path) -> None:
