@@ -240,11 +240,15 @@ class ConsoleSession:
             out["full"] = tables is None
             if tables is None:  # a pair named, a substitute seated (``people_changed``) is a full push
                 out["names"] = self.people.names()
-            self._stream.narrow(out, since, self.version)
-            self._calls_stream.narrow(out, since, self.version)
+            version = self.version  # what this push brings the page to: the console thread may bump it next
+        # Outside the lock, which the console thread takes to raise an alarm: comparing every board's
+        # traveller and points with the last push's is JSON of the whole room's results (the pushes are
+        # one after the other: ``web_ui.console``; ``out`` is made of new containers).
+        self._stream.narrow(out, since, version)
+        self._calls_stream.narrow(out, since, version)
         out["connected"] = self._connected
         out["broker"] = self.broker()
-        return {"kind": "delta", "base": since, "version": self.version, **out}
+        return {"kind": "delta", "base": since, "version": version, **out}
 
     def _console_fields(self) -> Json:
         count, recent = self.store.refused(10)
