@@ -19,6 +19,9 @@ How it routes:
 - **Order**: nets with the smallest bounding box first; a net that cannot be joined is routed
   again ignoring the other nets' tracks at a cost, the nets it crosses are ripped up and
   queued again after it (each at most ``Rules.rip_limit`` times).
+- **What is left**: each net that could not be joined whole is routed last as far as it goes
+  (a pad it cannot reach is left out; from another start pad when the first is walled in), so
+  that only the pads it could not reach stay unconnected; ``Result.failed`` still names it.
 """
 
 from __future__ import annotations
@@ -483,10 +486,11 @@ def route(problem: Problem, rules: Rules = Rules(),
     routed: list[str] = []
     rips = 0
 
-    def attempt(name: str, penalty: bool) -> set[int] | None:
-        """Route the net; None when done, else (with ``penalty``) the nets in its way."""
+    def attempt(name: str, penalty: bool, partial: bool = False, first: int = 0) -> set[int] | None:
+        """Route the net; None when done, else (with ``penalty``) the nets in its way. ``partial``: a pad
+        that cannot be reached is left out and the others joined (None then too), from pad ``first``."""
         net = nets[name]
-        pads = by_net[name]
+        pads = by_net[name][first:] + by_net[name][:first]
         classes = (1, 0) if name in problem.power else (0,)
         start = pads[0]
         tree: set[State] = set(grid.terminals(start, 0)) | set(grid.terminals(start, classes[0]))
@@ -519,6 +523,8 @@ def route(problem: Problem, rules: Rules = Rules(),
             if path is None:
                 if DEBUG:
                     print("unreached", name, pad.name, file=sys.stderr)
+                if partial:
+                    continue
                 return victims | {-1}
         return victims if penalty else None
 
@@ -555,6 +561,22 @@ def route(problem: Problem, rules: Rules = Rules(),
                     failed.append(name)
         if progress:
             progress(len(routed), len(order), name)
+    for name in list(failed):     # what the others left room for: each failed net as far as it goes
+        best: tuple[list[list[State]], list[float]] = ([], [])
+        for first in range(min(3, len(by_net[name]))):     # a start pad walled in joins nothing: another
+            if first and time.monotonic() - start_time > rules.time_limit:
+                break
+            nets[name].paths, nets[name].widths = [], []
+            attempt(name, False, partial=True, first=first)
+            if len(nets[name].paths) > len(best[0]):
+                best = (nets[name].paths, nets[name].widths)
+            _unroute(grid, nets, routed, name)
+            if 2 * len(best[0]) >= len(by_net[name]):
+                break
+        if best[0]:
+            nets[name].paths, nets[name].widths = best
+            routed.append(name)
+            _redraw(grid, nets, routed)
     tracks: list[Track] = []
     vias: list[Via] = []
     for name in routed:
