@@ -16,7 +16,8 @@ How it routes:
   claim it. Routed tracks and vias are drawn into a second set of maps the same way.
 - **A net**: from its first pad, each remaining pad (nearest first) is joined to the net's
   tree (its pads and tracks so far) by an A* search, power nets at the power width where it fits.
-- **Order**: nets with the smallest bounding box first; a net that cannot be joined is routed
+- **Order**: the nets ``Rules.first`` names (the pad board's two antenna buses, which reach every
+  pad), then those with the smallest bounding box first; a net that cannot be joined is routed
   again ignoring the other nets' tracks at a cost, the nets it crosses are ripped up and
   queued again after it (each at most ``Rules.rip_limit`` times).
 - **What is left**: each net that could not be joined whole is routed last as far as it goes
@@ -66,6 +67,7 @@ class Rules:
     max_expansions: int = 100_000
     rip_limit: int = 3
     time_limit: float = math.inf  # seconds: the nets not routed by then are given up
+    first: tuple[str, ...] = ()   # nets routed before the others (a bus that reaches every corner)
 
 
 @dataclass(frozen=True)
@@ -127,8 +129,9 @@ class Result:
         return sum(math.dist(t.a, t.b) for t in self.tracks)
 
 
-def net_order(problem: Problem) -> list[str]:
-    """Nets with two terminals or more, smallest bounding box (half perimeter) first."""
+def net_order(problem: Problem, first: tuple[str, ...] = ()) -> list[str]:
+    """Nets with two terminals or more: those named ``first`` in that order, then the smallest bounding
+    box (half perimeter) first."""
     where: dict[str, list[Point]] = {}
     for p in problem.pads:
         if p.net and p.terminal:
@@ -136,7 +139,8 @@ def net_order(problem: Problem) -> list[str]:
     def span(net: str) -> float:
         xs, ys = [c[0] for c in where[net]], [c[1] for c in where[net]]
         return max(xs) - min(xs) + max(ys) - min(ys)
-    return sorted((n for n in where if len(where[n]) > 1), key=lambda n: (span(n), n))
+    nets = sorted((n for n in where if len(where[n]) > 1), key=lambda n: (span(n), n))
+    return [n for n in first if n in nets] + [n for n in nets if n not in first]
 
 
 def simplify(cells: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
@@ -478,7 +482,7 @@ def route(problem: Problem, rules: Rules = Rules(),
     for pad in problem.pads:
         if pad.net and pad.terminal:
             by_net.setdefault(pad.net, []).append(pad)
-    order = net_order(problem)
+    order = net_order(problem, rules.first)
     nets = {name: _Net(grid.ids[name], name) for name in order}
     ripped_count = {name: 0 for name in order}
     queue = list(order)

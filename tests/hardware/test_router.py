@@ -226,6 +226,11 @@ def test_nets_are_routed_shortest_first() -> None:
     assert router.net_order(Problem((0, 0, 20, 20), pads)) == ["SHORT", "LONG"]
 
 
+def test_the_nets_named_first_are_routed_before_the_shortest() -> None:
+    pads = (smd("BUS", 1.5, 1.5), smd("BUS", 18, 18), smd("SHORT", 5, 5), smd("SHORT", 7, 5))
+    assert router.net_order(Problem((0, 0, 20, 20), pads), ("BUS", "ABSENT")) == ["BUS", "SHORT"]
+
+
 def test_a_path_is_reduced_to_its_corners_and_layer_changes() -> None:
     cells = [(0, 0, 0), (0, 1, 0), (0, 2, 0), (0, 3, 1), (0, 4, 2), (1, 4, 2), (1, 4, 3), (1, 4, 4)]
     assert router.simplify(cells) == [(0, 0, 0), (0, 2, 0), (0, 4, 2), (1, 4, 2), (1, 4, 4)]
