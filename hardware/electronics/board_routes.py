@@ -17,7 +17,8 @@ RULES = router.Rules()
 # the grid for each board: the pad board's fine-pitch parts (QFN 0.5 mm, TSSOP and SC-70 0.65 mm) need a fine
 # one, and with it a smaller margin for the centrelines between cells; the seat unit's parts do not
 BOARD_RULES = {"seat-unit": router.Rules(pitch=0.25, margin=0.06),
-               "pad-board": router.Rules(pitch=0.125, margin=0.02, time_limit=100.0)}
+               "pad-board": router.Rules(pitch=0.125, margin=0.02, time_limit=100.0,
+                                        first=("BUS1", "BUS2"))}
 GRID = 0.25              # parts are placed on it: a multiple of both pitches
 
 

@@ -9,7 +9,8 @@ For each board of ``circuits.py`` (the same parts, nets and pin map as the netli
 firmware): a ``.kicad_pcb`` with its outline, every part's footprint from KiCad's own
 library (two drawn here: the Pico in sockets, the printed pad loop), every pad on its net,
 the parts placed (``place_*``: connectors where the case's openings are, the pad loops
-under dummy's columns), the tracks routed by ``router.py`` (through ``board_routes.py``);
+under dummy's columns), the tracks routed by ``router.py`` (through ``board_routes.py``), on the pad board a GND pour
+on both layers around the loops (``ground_pour``);
 then KiCad's design-rule check (``drc-<board>.rpt``), Gerbers and drill files
 (``<board>-gerbers/``), the pick-and-place file (``<board>-pos.csv``), the fab's BOM with
 manufacturer part numbers (``<board>-fab-bom.csv``) and a Specctra file (``<board>.dsn``).
@@ -197,6 +198,52 @@ def loop_returns(board: pcbnew.BOARD, fps: dict[str, pcbnew.FOOTPRINT]) -> None:
         track.SetLayer(pcbnew.B_Cu)
         track.SetNet(ends[0].GetNet())
         board.Add(track)
+
+
+def _zone_outline(zone: pcbnew.ZONE, x0: float, y0: float, x1: float, y1: float) -> None:
+    poly = zone.Outline()
+    poly.NewOutline()
+    for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
+        poly.Append(MM(x), MM(y))
+
+
+def ground_pour(board: pcbnew.BOARD, w: float, h: float) -> None:
+    """A GND zone on both copper layers over the whole board except the loops (a pour under a loop would
+    take its field): it joins the GND pads the tracks have not, with thermal reliefs. Filled in place."""
+    gnd = board.FindNet("GND")
+    edge = board.GetDesignSettings().m_CopperEdgeClearance
+    for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
+        zone = pcbnew.ZONE(board)
+        zone.SetLayer(layer)
+        zone.SetNet(gnd)
+        zone.SetPadConnection(pcbnew.ZONE_CONNECTION_THERMAL)
+        zone.SetThermalReliefGap(MM(0.3))
+        zone.SetThermalReliefSpokeWidth(MM(0.4))
+        zone.SetMinThickness(MM(0.25))
+        zone.SetLocalClearance(MM(0.3))      # 0.25 mm to a bare hole, with room
+        zone.SetIslandRemovalMode(pcbnew.ISLAND_REMOVAL_MODE_ALWAYS)
+        e = pcbnew.ToMM(edge)
+        _zone_outline(zone, e, e, w - e, h - e)
+        board.Add(zone)
+    for fp in board.GetFootprints():
+        if not fp.GetReference().startswith("ANT"):
+            continue
+        box = fp.GetBoundingBox(False, False)
+        keep = pcbnew.ZONE(board)
+        keep.SetIsRuleArea(True)
+        keep.SetDoNotAllowCopperPour(True)
+        keep.SetDoNotAllowTracks(False)
+        keep.SetDoNotAllowVias(False)
+        keep.SetDoNotAllowPads(False)
+        keep.SetDoNotAllowFootprints(False)
+        ls = pcbnew.LSET()
+        ls.AddLayer(pcbnew.F_Cu)
+        ls.AddLayer(pcbnew.B_Cu)
+        keep.SetLayerSet(ls)
+        _zone_outline(keep, pcbnew.ToMM(box.GetLeft()) - 1.0, pcbnew.ToMM(box.GetTop()) - 1.0,
+                      pcbnew.ToMM(box.GetRight()) + 1.0, pcbnew.ToMM(box.GetBottom()) + 1.0)
+        board.Add(keep)
+    pcbnew.ZONE_FILLER(board).Fill(board.Zones())
 
 
 def pack(fps: list[pcbnew.FOOTPRINT], region: tuple[float, float, float, float], spacing: float = SPACING) -> None:
@@ -405,6 +452,9 @@ def make(b: circuits.Board, out: Path, route: bool = True) -> tuple[list[str], s
     board = build_board(b, path)
     board_routes.set_rules(board)
     routed, seconds = board_routes.route(board, b.name) if route else (router.Result((), (), (), 0), 0.0)
+    if b.name == "pad-board" and route:
+        box = board.GetBoardEdgesBoundingBox()
+        ground_pour(board, pcbnew.ToMM(box.GetWidth()), pcbnew.ToMM(box.GetHeight()))
     board.Save(str(path))
     saved = pcbnew.LoadBoard(str(path))
     problems = mismatches(b, saved)

@@ -16,9 +16,13 @@ How it routes:
   claim it. Routed tracks and vias are drawn into a second set of maps the same way.
 - **A net**: from its first pad, each remaining pad (nearest first) is joined to the net's
   tree (its pads and tracks so far) by an A* search, power nets at the power width where it fits.
-- **Order**: nets with the smallest bounding box first; a net that cannot be joined is routed
+- **Order**: the nets ``Rules.first`` names (the pad board's two antenna buses, which reach every
+  pad), then those with the smallest bounding box first; a net that cannot be joined is routed
   again ignoring the other nets' tracks at a cost, the nets it crosses are ripped up and
   queued again after it (each at most ``Rules.rip_limit`` times).
+- **What is left**: each net that could not be joined whole is routed last as far as it goes
+  (a pad it cannot reach is left out; from another start pad when the first is walled in), so
+  that only the pads it could not reach stay unconnected; ``Result.failed`` still names it.
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ class Rules:
     max_expansions: int = 100_000
     rip_limit: int = 3
     time_limit: float = math.inf  # seconds: the nets not routed by then are given up
+    first: tuple[str, ...] = ()   # nets routed before the others (a bus that reaches every corner)
 
 
 @dataclass(frozen=True)
@@ -124,8 +129,9 @@ class Result:
         return sum(math.dist(t.a, t.b) for t in self.tracks)
 
 
-def net_order(problem: Problem) -> list[str]:
-    """Nets with two terminals or more, smallest bounding box (half perimeter) first."""
+def net_order(problem: Problem, first: tuple[str, ...] = ()) -> list[str]:
+    """Nets with two terminals or more: those named ``first`` in that order, then the smallest bounding
+    box (half perimeter) first."""
     where: dict[str, list[Point]] = {}
     for p in problem.pads:
         if p.net and p.terminal:
@@ -133,7 +139,8 @@ def net_order(problem: Problem) -> list[str]:
     def span(net: str) -> float:
         xs, ys = [c[0] for c in where[net]], [c[1] for c in where[net]]
         return max(xs) - min(xs) + max(ys) - min(ys)
-    return sorted((n for n in where if len(where[n]) > 1), key=lambda n: (span(n), n))
+    nets = sorted((n for n in where if len(where[n]) > 1), key=lambda n: (span(n), n))
+    return [n for n in first if n in nets] + [n for n in nets if n not in first]
 
 
 def simplify(cells: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
@@ -475,7 +482,7 @@ def route(problem: Problem, rules: Rules = Rules(),
     for pad in problem.pads:
         if pad.net and pad.terminal:
             by_net.setdefault(pad.net, []).append(pad)
-    order = net_order(problem)
+    order = net_order(problem, rules.first)
     nets = {name: _Net(grid.ids[name], name) for name in order}
     ripped_count = {name: 0 for name in order}
     queue = list(order)
@@ -483,10 +490,11 @@ def route(problem: Problem, rules: Rules = Rules(),
     routed: list[str] = []
     rips = 0
 
-    def attempt(name: str, penalty: bool) -> set[int] | None:
-        """Route the net; None when done, else (with ``penalty``) the nets in its way."""
+    def attempt(name: str, penalty: bool, partial: bool = False, first: int = 0) -> set[int] | None:
+        """Route the net; None when done, else (with ``penalty``) the nets in its way. ``partial``: a pad
+        that cannot be reached is left out and the others joined (None then too), from pad ``first``."""
         net = nets[name]
-        pads = by_net[name]
+        pads = by_net[name][first:] + by_net[name][:first]
         classes = (1, 0) if name in problem.power else (0,)
         start = pads[0]
         tree: set[State] = set(grid.terminals(start, 0)) | set(grid.terminals(start, classes[0]))
@@ -519,6 +527,8 @@ def route(problem: Problem, rules: Rules = Rules(),
             if path is None:
                 if DEBUG:
                     print("unreached", name, pad.name, file=sys.stderr)
+                if partial:
+                    continue
                 return victims | {-1}
         return victims if penalty else None
 
@@ -555,6 +565,22 @@ def route(problem: Problem, rules: Rules = Rules(),
                     failed.append(name)
         if progress:
             progress(len(routed), len(order), name)
+    for name in list(failed):     # what the others left room for: each failed net as far as it goes
+        best: tuple[list[list[State]], list[float]] = ([], [])
+        for first in range(min(3, len(by_net[name]))):     # a start pad walled in joins nothing: another
+            if first and time.monotonic() - start_time > rules.time_limit:
+                break
+            nets[name].paths, nets[name].widths = [], []
+            attempt(name, False, partial=True, first=first)
+            if len(nets[name].paths) > len(best[0]):
+                best = (nets[name].paths, nets[name].widths)
+            _unroute(grid, nets, routed, name)
+            if 2 * len(best[0]) >= len(by_net[name]):
+                break
+        if best[0]:
+            nets[name].paths, nets[name].widths = best
+            routed.append(name)
+            _redraw(grid, nets, routed)
     tracks: list[Track] = []
     vias: list[Via] = []
     for name in routed:

@@ -91,6 +91,35 @@ def test_every_pad_of_the_board_is_on_the_firmware_pin_maps_net(boards: Path, ki
     assert done.stdout.split() == ["ROW0", "PAD_LATCH", "BUTTON"]
 
 
+def test_the_pad_boards_ground_pour_is_filled_and_keeps_out_of_the_loops(boards: Path, kicad_python: Path) -> None:
+    """The GND zone joins what the tracks left (filled copper on both layers), and none of it lies over a loop,
+    whose field a plane under it would cancel (antenna.py's loops are free-standing copper)."""
+    probe = (
+        "import sys, pcbnew\n"
+        "b = pcbnew.LoadBoard(sys.argv[1])\n"
+        "fills = [z for z in b.Zones() if not z.GetIsRuleArea() and z.GetNetname() == 'GND']\n"
+        "print(sorted(b.GetLayerName(z.GetLayer()) for z in fills), all(z.IsFilled() for z in fills))\n"
+        "loops = [fp.GetBoundingBox(False, False) for fp in b.GetFootprints() if fp.GetReference().startswith('ANT')]\n"
+        "over = 0\n"
+        "for z in fills:\n"
+        "    poly = z.GetFilledPolysList(z.GetLayer())\n"
+        "    for box in loops:\n"
+        "        c = box.GetCenter()\n"
+        "        for dx in (-15, 0, 15):\n"
+        "            for dy in (-15, 0, 15):\n"
+        "                over += poly.Contains(pcbnew.VECTOR2I(c.x + pcbnew.FromMM(dx), c.y + pcbnew.FromMM(dy)))\n"
+        "print(len(loops), over, sum(z.GetFilledArea() for z in fills) / 1e12)\n"
+    )
+    done = subprocess.run([str(kicad_python), "-c", probe, str(boards / "pad-board.kicad_pcb")], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    layers, loops = done.stdout.splitlines()
+    assert layers == "['B.Cu', 'F.Cu'] True"
+    count, over, area = loops.split()
+    assert count == "16" and over == "0"
+    assert float(area) > 1000.0                  # mm2: a plane, not slivers
+
+
 def test_parts_placed_over_each_other_fail_the_design_rule_check(kicad_python: Path, tmp_path: Path) -> None:
     """The check can fail: a copy of layout.py that moves the Pico down onto the small parts (courtyards, holes)."""
     work = tmp_path / "electronics"

@@ -163,6 +163,18 @@ def test_a_wall_on_both_layers_leaves_the_net_unrouted_and_says_so() -> None:
     assert not any(t.net == "A" for t in result.tracks)
 
 
+def test_a_net_with_one_pad_walled_in_still_joins_the_others_and_says_it_is_unfinished() -> None:
+    """The walled-in pad is the net's first (the router's usual start): the rest are joined from another one."""
+    box = (Obstacle(Shape("rect", (3, 2.6), (1.6, 0.2)), BOTH), Obstacle(Shape("rect", (3, 7.4), (1.6, 0.2)), BOTH),
+           Obstacle(Shape("rect", (1.2, 5), (0.2, 2.6)), BOTH), Obstacle(Shape("rect", (4.8, 5), (0.2, 2.6)), BOTH))
+    pads = (smd("A", 3, 5), smd("A", 10, 5), smd("A", 17, 5))
+    problem = Problem((0, 0, 20, 10), pads, box)
+    result = router.route(problem, RULES)
+    assert result.failed == ("A",)
+    assert joined(result, Problem(problem.box, pads[1:], box), "A")
+    assert clearance_errors(result, problem) == []
+
+
 def test_crossing_nets_keep_the_clearance_and_both_connect() -> None:
     pads = (tht("A", 3, 10), tht("A", 17, 10), tht("B", 10, 3), tht("B", 10, 17))
     problem = Problem((0, 0, 20, 20), pads)
@@ -212,6 +224,11 @@ def test_a_blocking_net_is_ripped_up_and_both_are_routed() -> None:
 def test_nets_are_routed_shortest_first() -> None:
     pads = (smd("LONG", 1.5, 1.5), smd("LONG", 18, 18), smd("SHORT", 5, 5), smd("SHORT", 7, 5))
     assert router.net_order(Problem((0, 0, 20, 20), pads)) == ["SHORT", "LONG"]
+
+
+def test_the_nets_named_first_are_routed_before_the_shortest() -> None:
+    pads = (smd("BUS", 1.5, 1.5), smd("BUS", 18, 18), smd("SHORT", 5, 5), smd("SHORT", 7, 5))
+    assert router.net_order(Problem((0, 0, 20, 20), pads), ("BUS", "ABSENT")) == ["BUS", "SHORT"]
 
 
 def test_a_path_is_reduced_to_its_corners_and_layer_changes() -> None:
