@@ -12,9 +12,10 @@ import contextlib
 import json
 import logging
 import sqlite3
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from controller.room.adjustments import Desk, DeskEntry, DeskError, absent
 from controller.room.results import RoomResults
@@ -75,20 +76,34 @@ def load_desk(path: Path) -> list[DeskEntry]:
     return _entries(rows)
 
 
-def _entries(rows: list[Any]) -> list[DeskEntry]:
-    out: list[DeskEntry] = []
+class _Numbered(Protocol):
+    @property
+    def id(self) -> int: ...
+
+
+_E = TypeVar("_E", bound=_Numbered)
+
+
+def entries_in_order(rows: list[Any], parse: Callable[[Any], _E], what: str) -> list[_E]:
+    """The entries of ``(id, payload)`` rows, read by ``parse``, numbered 1, 2, ... in order: one that
+    cannot be read or is out of order ends the list (what follows it may depend on it), with a
+    warning naming it as ``what`` (the desk's entries, the movement's changes)."""
+    out: list[_E] = []
     for id_, payload in rows:
         try:
-            entry = DeskEntry.from_json(json.loads(payload))
+            entry = parse(json.loads(payload))
         except (ValueError, TypeError) as exc:
-            log.warning("console: desk entry %s cannot be read (%s): it and the entries after it are ignored",
-                        id_, exc)
+            log.warning("console: %s %s cannot be read (%s): it and those after it are ignored", what, id_, exc)
             break
         if entry.id != len(out) + 1:
-            log.warning("console: desk entry %s is out of order: it and the entries after it are ignored", id_)
+            log.warning("console: %s %s is out of order: it and those after it are ignored", what, id_)
             break
         out.append(entry)
     return out
+
+
+def _entries(rows: list[Any]) -> list[DeskEntry]:
+    return entries_in_order(rows, DeskEntry.from_json, "desk entry")
 
 
 def restore_desk(results: RoomResults, entries: list[DeskEntry]) -> None:

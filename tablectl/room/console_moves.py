@@ -22,6 +22,7 @@ from typing import Any
 from controller.fieldscore.session import Session
 from controller.room.console import Room
 from controller.room.moves import MoveEntry, MoveError, Moves, refollowed
+from tablectl.room.console_desk import entries_in_order
 
 __all__ = ["ConsoleMoves", "apply_moves", "load_moves"]
 
@@ -53,19 +54,7 @@ def load_moves(path: Path | None, *, read_only: bool = False) -> Moves:
             rows = list(conn.execute("SELECT id, payload FROM move_entry ORDER BY id"))
     except sqlite3.Error:
         return Moves()  # a file older than the movement changes: none
-    out: list[MoveEntry] = []
-    for id_, payload in rows:
-        try:
-            entry = MoveEntry.from_json(json.loads(payload))
-        except (ValueError, TypeError) as exc:
-            log.warning("console: movement change %s cannot be read (%s): it and those after it are ignored",
-                        id_, exc)
-            break
-        if entry.id != len(out) + 1:
-            log.warning("console: movement change %s is out of order: it and those after it are ignored", id_)
-            break
-        out.append(entry)
-    return Moves(tuple(out))
+    return Moves(tuple(entries_in_order(rows, MoveEntry.from_json, "movement change")))
 
 
 def _keep(path: Path, entry: MoveEntry) -> None:
