@@ -25,13 +25,21 @@ message names its club and table, so a remapped topic would be refused by the co
 On the centre, a room's bridge user may write only its own tables' topics and its console's
 acknowledgements of them, and read only its tables' commands and the head console's
 acknowledgements of them: a room's bridge credentials cannot speak for another room's table.
+
+TLS: with the centre's certificate and key, the centre listens for MQTT over TLS only (``mqtts``,
+port 8883) and each room's bridge checks it: against ``room-NAME/centre.crt``, a copy of the
+centre's certificate written there, when the clients keep a copy of it (``client_ca``: a
+self-signed certificate), otherwise against the system's CAs. A room's own listener takes TLS
+as a club's room does (``RoomPlan.tls_cert``), its tables keeping their copy at ``client_ca`` too:
+each client holds the certificate of the broker it connects to, at the same path everywhere.
 """
 
 from __future__ import annotations
 
+import os
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tablectl.room.address import CONSOLE_USER, DEFAULT_PORTS, ClubAddress, ClubTopics, valid_name
@@ -50,10 +58,12 @@ from tablectl.room.broker import (
     _write_private,
     conf_text,
     init_room,
+    tls_files,
 )
 from tablectl.room.process import find_mosquitto_passwd
 
 __all__ = [
+    "CENTRE_CA_NAME",
     "CENTRE_DIR",
     "EventFiles",
     "RoomPlan",
@@ -66,6 +76,9 @@ __all__ = [
 ]
 
 CENTRE_DIR = "centre"
+CENTRE_CA_NAME = "centre.crt"
+"""In each room's directory when the clients keep a copy of the centre's certificate: what the
+room's bridge checks the centre against."""
 _ROOM_PREFIX = "room-"
 _TOKEN_BYTES = 24
 RESTART_TIMEOUT = (1, 10)
@@ -96,7 +109,8 @@ class RoomPlan:
     """One room of the event: its name, its tables (ids unique across the event), where its broker
     listens and is reached (``address``; default: ``listen``, or this machine's host name), and
     ``centre``: ``HOST:PORT`` where this room's broker reaches the centre when it is not the centre's
-    own address (a tunnel, a VPN, a relay)."""
+    own address (a tunnel, a VPN, a relay). ``tls_cert`` and ``tls_key``: the room broker's own
+    certificate and key, for MQTT over TLS between the room's tables and its broker."""
 
     name: str
     tables: tuple[str, ...]
@@ -104,6 +118,8 @@ class RoomPlan:
     port: int | None = None
     address: str | None = None
     centre: str | None = None
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,13 +256,23 @@ def _reached_at(centre: ClubAddress, where: str) -> ClubAddress:
 
 
 def init_event(directory: Path | str, club: str, rooms: Sequence[RoomPlan], *, listen: str = "0.0.0.0",
-               port: int | None = None, address: str | None = None, rotate: bool = False) -> EventFiles:
+               port: int | None = None, address: str | None = None, tls_cert: Path | str | None = None,
+               tls_key: Path | str | None = None, client_ca: str | None = None, rotate: bool = False) -> EventFiles:
     """Write the centre's broker files into ``directory/centre`` and each room's, bridged to it, into
     ``directory/room-NAME`` (module doc). ``listen``, ``port`` and ``address``: the centre's listener
-    and the name the rooms' brokers reach it at. Passwords of an earlier run are kept unless ``rotate``."""
+    and the name the rooms' brokers reach it at; ``tls_cert`` and ``tls_key``: the centre's TLS
+    certificate and key; ``client_ca``: where every client (the head console, a room's tables) keeps
+    its copy of its broker's certificate, when it is self-signed (module doc). Passwords of an
+    earlier run are kept unless ``rotate``."""
     d = Path(directory)
     if not rooms:
         raise RoomError("an event needs at least one room")
+    cert, key = tls_files(tls_cert, tls_key)
+    for plan in rooms:
+        tls_files(plan.tls_cert, plan.tls_key)
+    if client_ca is not None and cert is None and not any(plan.tls_cert for plan in rooms):
+        raise RoomError("--client-ca is the clients' copy of a broker's TLS certificate: it needs --tls-cert "
+                        "(the centre's) or --room-tls (a room's)")
     owner: dict[str, str] = {}
     for plan in rooms:
         room_user(plan.name)
@@ -269,18 +295,39 @@ def init_event(directory: Path | str, club: str, rooms: Sequence[RoomPlan], *, l
     earlier = {} if rotate else _read_passwords(credentials)
     users = [CONSOLE_USER, *(room_user(n) for n in names)]
     passwords = {u: earlier.get(u) or secrets.token_urlsafe(_TOKEN_BYTES) for u in users}
-    centre_address = ClubAddress("mqtt", address or _public_host(listen), port or DEFAULT_PORTS["mqtt"], club)
+    scheme = "mqtts" if cert is not None else "mqtt"
+    centre_address = ClubAddress(scheme, address or _public_host(listen), port or DEFAULT_PORTS[scheme], club,
+                                 tls=cert is not None, ca_file=client_ca if cert is not None else None)
     centre = RoomFiles(centre_dir, centre_dir / CONF_NAME, centre_dir / PASSWD_NAME, centre_dir / ACL_NAME,
                        credentials, centre_dir / DATA_NAME, centre_address, listen, (), passwords)
     _write_passwd(centre.passwd, passwords, find_mosquitto_passwd())
     _write_private(centre.acl, centre_acl_text(club, tables))
-    _write_private(centre.conf, conf_text(centre_dir, club, listen, centre_address.port))
+    _write_private(centre.conf, conf_text(centre_dir, club, listen, centre_address.port, cert, key))
     _write_private(credentials, _centre_credentials(club, centre_address, listen, passwords, tables))
 
     made: dict[str, RoomFiles] = {}
     for plan in rooms:
         reach = centre_address if plan.centre is None else _reached_at(centre_address, plan.centre)
+        reach = replace(reach, ca_file=_centre_ca(room_dir(d, plan.name), cert, client_ca))
         bridge = bridge_text(club, plan.name, plan.tables, reach, passwords[room_user(plan.name)])
         made[plan.name] = init_room(room_dir(d, plan.name), club, plan.tables, plan.listen, plan.port,
-                                    address=plan.address, rotate=rotate, bridge=bridge)
+                                    plan.tls_cert, plan.tls_key, address=plan.address,
+                                    client_ca=client_ca if plan.tls_cert is not None else None, rotate=rotate,
+                                    bridge=bridge)
     return EventFiles(d, centre, made)
+
+
+def _centre_ca(directory: Path, cert: Path | None, client_ca: str | None) -> str | None:
+    """What room ``directory``'s bridge checks the centre's certificate ``cert`` against: a copy of it in
+    the room's directory when the clients keep one (a self-signed certificate); None: the system's CAs."""
+    if cert is None or client_ca is None:
+        if (directory / CENTRE_CA_NAME).exists():
+            (directory / CENTRE_CA_NAME).unlink()
+        return None
+    directory.mkdir(parents=True, exist_ok=True)
+    copy = directory / CENTRE_CA_NAME
+    tmp = copy.with_name(f".{copy.name}.tmp")
+    tmp.write_bytes(cert.read_bytes())
+    os.chmod(tmp, 0o644)  # a certificate is public: the broker may run as another user
+    os.replace(tmp, copy)
+    return str(copy.resolve())

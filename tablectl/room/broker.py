@@ -69,6 +69,7 @@ __all__ = [
     "init_room",
     "load_room",
     "parse_tables",
+    "tls_files",
 ]
 
 CONF_NAME = "mosquitto.conf"
@@ -410,6 +411,18 @@ def _public_host(listen: str) -> str:
     return listen
 
 
+def tls_files(tls_cert: Path | str | None, tls_key: Path | str | None) -> tuple[Path | None, Path | None]:
+    """A broker's TLS certificate and key as paths, both or neither, each an existing file (RoomError)."""
+    if (tls_cert is None) != (tls_key is None):
+        raise RoomError("TLS needs both the certificate (--tls-cert) and its private key (--tls-key)")
+    cert = Path(tls_cert) if tls_cert is not None else None
+    key = Path(tls_key) if tls_key is not None else None
+    for what, path in (("certificate", cert), ("private key", key)):
+        if path is not None and not path.is_file():
+            raise RoomError(f"the TLS {what} {path} is not a file")
+    return cert, key
+
+
 def init_room(directory: Path | str, club: str, tables: Iterable[str], listen: str = "0.0.0.0",
               port: int | None = None, tls_cert: Path | str | None = None, tls_key: Path | str | None = None,
               *, address: str | None = None, client_ca: str | None = None, rotate: bool = False,
@@ -432,13 +445,7 @@ def init_room(directory: Path | str, club: str, tables: Iterable[str], listen: s
         table_user(table)
     if len(set(table_ids)) != len(table_ids):
         raise RoomError(f"a table is listed twice in {', '.join(table_ids)}")
-    if (tls_cert is None) != (tls_key is None):
-        raise RoomError("TLS needs both the certificate (--tls-cert) and its private key (--tls-key)")
-    cert = Path(tls_cert) if tls_cert is not None else None
-    key = Path(tls_key) if tls_key is not None else None
-    for what, path in (("certificate", cert), ("private key", key)):
-        if path is not None and not path.is_file():
-            raise RoomError(f"the TLS {what} {path} is not a file")
+    cert, key = tls_files(tls_cert, tls_key)
     if client_ca is not None and cert is None:
         raise RoomError("--client-ca is the tables' copy of the broker's TLS certificate: it needs --tls-cert")
     scheme = "mqtts" if cert is not None else "mqtt"

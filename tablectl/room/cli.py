@@ -28,6 +28,10 @@ __all__ = ["add_commands"]
 def _cmd_init(args: argparse.Namespace) -> int:
     if args.room:
         return _cmd_init_event(args)
+    if args.room_tls:
+        print("tablectl room init: --room-tls is for an event's rooms (--room); a club's room takes --tls-cert "
+              "and --tls-key", file=sys.stderr)
+        return 2
     if args.tables is None:
         print("tablectl room init: name the room's tables (--tables 12), or an event's rooms "
               "(--room A=A1-A20 --room B=B1-B20)", file=sys.stderr)
@@ -59,26 +63,38 @@ def _rooms(args: argparse.Namespace) -> list[RoomPlan]:
         if not sep or not host:
             raise RoomError(f"--room-address {item!r}: give NAME=HOST[:PORT], e.g. A=room-a.local")
         addresses[name] = (host, int(port) if port else None)
+    tls: dict[str, tuple[Path, Path]] = {}
+    for item in args.room_tls or ():
+        name, sep, files = item.partition("=")
+        cert, comma, key = files.partition(",")
+        if not sep or not comma or not cert or not key:
+            raise RoomError(f"--room-tls {item!r}: give NAME=CERT,KEY, e.g. A=room-a.crt,room-a.key")
+        tls[name] = (Path(cert), Path(key))
     plans = []
     for item in args.room:
         name, sep, spec = item.partition("=")
         if not sep:
             raise RoomError(f"--room {item!r}: give NAME=TABLES, e.g. A=A1-A20 or B=21-40")
         host, port = addresses.pop(name, (None, args.room_port))
-        plans.append(RoomPlan(name, tuple(parse_tables(spec)), args.room_listen, port, host))
+        cert, key = tls.pop(name, (None, None))
+        plans.append(RoomPlan(name, tuple(parse_tables(spec)), args.room_listen, port, host, tls_cert=cert,
+                              tls_key=key))
     if addresses:
         raise RoomError(f"--room-address names no room of --room: {', '.join(addresses)}")
+    if tls:
+        raise RoomError(f"--room-tls names no room of --room: {', '.join(tls)}")
     return plans
 
 
 def _cmd_init_event(args: argparse.Namespace) -> int:
-    if args.tables is not None or args.tls_cert is not None:
-        print("tablectl room init: an event (--room) takes each room's tables in --room NAME=TABLES, and no TLS "
-              "yet (docs/event-topology.md: link the sites over a VPN)", file=sys.stderr)
+    if args.tables is not None:
+        print("tablectl room init: an event (--room) takes each room's tables in --room NAME=TABLES",
+              file=sys.stderr)
         return 2
     try:
         files = init_event(args.dir, args.club, _rooms(args), listen=args.listen, port=args.port,
-                           address=args.address, rotate=args.rotate)
+                           address=args.address, tls_cert=args.tls_cert, tls_key=args.tls_key,
+                           client_ca=args.client_ca, rotate=args.rotate)
     except (BridgeTableError, OSError) as exc:
         print(f"tablectl room init: {exc}", file=sys.stderr)
         return 2
@@ -180,6 +196,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     i.add_argument("--room-listen", default="0.0.0.0", metavar="HOST",
                    help="with --room: the address each room's broker listens on (0.0.0.0)")
     i.add_argument("--room-port", type=int, metavar="PORT", help="with --room: each room broker's port (1883)")
+    i.add_argument("--room-tls", action="append", metavar="NAME=CERT,KEY",
+                   help="with --room: room NAME's broker takes its tables over TLS with this certificate and key "
+                        "(--tls-cert and --tls-key are the centre's, which the rooms' bridges then use)")
     i.add_argument("--listen", default="0.0.0.0", metavar="HOST",
                    help="the address the broker listens on (0.0.0.0: every address, for the club LAN)")
     i.add_argument("--port", type=int, help=f"the broker's port ({BROKER_PORT}; {BROKER_TLS_PORT} with TLS)")
@@ -190,7 +209,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     i.add_argument("--tls-key", type=Path, metavar="FILE", help="the private key of --tls-cert (PEM)")
     i.add_argument("--client-ca", metavar="PATH",
                    help="with TLS: where the tables and the console keep a copy of the certificate to check the "
-                        "broker against (a self-signed one), added to their URLs as ?ca=PATH")
+                        "broker against (a self-signed one), added to their URLs as ?ca=PATH; with --room, each "
+                        "room's bridge gets its copy of the centre's in room-NAME/centre.crt")
     i.add_argument("--rotate", action="store_true", help="make new passwords for every user")
     i.set_defaults(func=_cmd_init)
 
