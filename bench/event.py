@@ -42,7 +42,6 @@ import contextlib
 import json
 import math
 import os
-import shutil
 import signal
 import sys
 import tempfile
@@ -55,6 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from _procs import keep_logs, print_logs, stop  # noqa: E402
 from eventprobe import CLUB, Consoles, PushClient, fds, login, lower, pushes, tap_user, wait_online  # noqa: E402
 from room import EVENTS, Phase, load  # noqa: E402  (bench/ is not a package: its scripts run from their own folder)
 from roomprobe import (  # noqa: E402
@@ -237,32 +237,14 @@ def run(args: argparse.Namespace) -> Json:
             counters(consoles, workers, client, brokers, tmp, n, rounds, result)
             ask_all(workers, {"cmd": "stop"}, timeout=120)
         except BaseException:
-            for name, log in consoles.logs.items():
-                print(f"\n-- console {name}'s log:\n{tail(log)}", file=sys.stderr)
-            for name, b in brokers.items():
-                print(f"-- broker {name}'s log:\n{b.log_tail()}", file=sys.stderr)
-            for w in workers:
-                print(f"-- {w.log.name}:\n{tail(w.log)}", file=sys.stderr)
+            print_logs({f"console {name}": log for name, log in consoles.logs.items()},
+                       {f"broker {name}": b for name, b in brokers.items()}, workers)
             raise
         finally:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends this at once
-            if client is not None:
-                client.close()
-            if tap is not None:
-                tap.close()
-            for w in workers:
-                w.close()
-            for w in workers:
-                w.kill()
-            consoles.stop()
-            for b in reversed(list(brokers.values())):
-                b.stop()
-            if args.logs is not None:
-                args.logs.mkdir(parents=True, exist_ok=True)
-                for log in [*consoles.logs.values(), *(b.log_path for b in brokers.values()),
-                            *(w.log for w in workers)]:
-                    with contextlib.suppress(OSError):
-                        shutil.copy(log, args.logs / log.name)
+            stop([client, tap], workers, consoles.procs.values(), reversed(list(brokers.values())))
+            consoles.close()
+            keep_logs(args.logs, [*consoles.logs.values(), *(b.log_path for b in brokers.values()),
+                                  *(w.log for w in workers)])
             result["load_after"] = load()
             result["seconds"] = time.monotonic() - started
             print(f"\ndone in {time.monotonic() - started:.0f} s; load average {load()}")

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from roomprobe import CONSOLE_BOOT, AlarmClient, console_stats, stop_group
+from roomprobe import CONSOLE_BOOT, AlarmClient, console_stats
 from roomsim import tail
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -186,9 +186,8 @@ class Consoles:
             if proc.poll() is not None:
                 raise SystemExit(f"console {name} stopped (exit {proc.returncode}):\n{tail(self.logs[name])}")
 
-    def stop(self) -> None:
-        for proc in self.procs.values():
-            stop_group(proc)
+    def close(self) -> None:
+        """Close the logs' files, once the processes have stopped (``_procs.stop``)."""
         for f in self._files:
             f.close()
 

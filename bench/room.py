@@ -53,7 +53,6 @@ import argparse
 import contextlib
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -67,7 +66,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from roomprobe import (  # noqa: E402  (bench/ is not a package: its scripts run from their own folder)
+from _procs import keep_logs, print_logs, stop  # noqa: E402  (bench/ is not a package: its scripts run from their own folder)
+from roomprobe import (  # noqa: E402
     CONSOLE_BOOT,
     PARTS,
     AlarmClient,
@@ -80,7 +80,6 @@ from roomprobe import (  # noqa: E402  (bench/ is not a package: its scripts run
     rate,
     state_sizes,
     status_mb,
-    stop_group,
     summary,
     thread_cpu,
 )
@@ -323,30 +322,13 @@ def run(args: argparse.Namespace) -> Json:
                   f"{trouble['broker'] or 'none'}")
             ask_all(workers, {"cmd": "stop"}, timeout=60)
         except BaseException:
-            print(f"\n-- the console's log:\n{tail(tmp / 'console.log')}\n-- the broker's log:\n"
-                  f"{broker.log_tail()}", file=sys.stderr)
-            for w in workers:
-                print(f"-- {w.log.name}:\n{tail(w.log)}", file=sys.stderr)
+            print_logs({"the console": tmp / "console.log"}, {"the broker": broker}, workers)
             raise
         finally:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends this at once
-            if client is not None:
-                client.close()
-            if tap is not None:
-                tap.close()
-            for w in workers:
-                w.close()
-            for w in workers:
-                w.kill()
-            if console is not None:
-                stop_group(console)
+            stop([client, tap], workers, [] if console is None else [console], [broker])
             console_log.close()
-            broker.stop()
-            if args.logs is not None:  # the console's, the broker's and the workers' logs, for a closer look
-                args.logs.mkdir(parents=True, exist_ok=True)
-                for log in [tmp / "console.log", broker.log_path, *(w.log for w in workers)]:
-                    with contextlib.suppress(OSError):
-                        shutil.copy(log, args.logs / log.name)
+            keep_logs(args.logs,  # the console's, the broker's and the workers' logs, for a closer look
+                      [tmp / "console.log", broker.log_path, *(w.log for w in workers)])
             result["load_after"] = load()
             print(f"\ndone in {time.monotonic() - started:.0f} s; load average {load()}")
     return result
