@@ -88,35 +88,14 @@ class PushClient(AlarmClient):
         """Each delta pushed: bytes, tiles in it, calls in it, bytes of its calls."""
         super().__init__(url, origin, cookie)
 
-    def _read(self) -> None:
-        with contextlib.suppress(Exception):
-            for text in self.ws:
-                now = time.time()
-                if isinstance(text, bytes):
-                    continue
-                if text.startswith('{"kind":"alarm"'):
-                    self._alarm(json.loads(text), now)
-                    continue
-                with self.changed:
-                    self.rooms += 1
-                    self.room_bytes += len(text)
-                    self.room_max = max(self.room_max, len(text))
-                if text.startswith('{"kind":"delta"'):
-                    msg = json.loads(text)
-                    calls = msg.get("calls", []) + msg.get("calls_changed", []) + msg.get("calls_gone", [])
-                    self.deltas.append((len(text.encode()), len(msg.get("tiles", [])), len(calls),
-                                        len(json.dumps(calls, separators=(",", ":")))))
+    def _room(self, text: str) -> None:
+        super()._room(text)
+        if text.startswith('{"kind":"delta"'):
+            msg = json.loads(text)
+            calls = msg.get("calls", []) + msg.get("calls_changed", []) + msg.get("calls_gone", [])
+            self.deltas.append((len(text.encode()), len(msg.get("tiles", [])), len(calls),
+                                len(json.dumps(calls, separators=(",", ":")))))
 
-    def _alarm(self, msg: Json, now: float) -> None:
-        from roomprobe import alarm_event
-
-        event = alarm_event(str(msg.get("text", "")))
-        with self.changed:
-            if event is not None:
-                self.alarms.setdefault((event, str(msg.get("table"))), []).append((now, msg))
-            else:
-                self.other_alarms.append(msg)
-            self.changed.notify_all()
 
 def tap_user(room: Any) -> Any:
     """A user of the bench's own on ``room``'s broker that may only read the tables' alerts (the bare

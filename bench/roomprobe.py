@@ -183,19 +183,25 @@ class AlarmClient:
                 if isinstance(text, bytes):
                     continue
                 if text.startswith('{"kind":"alarm"'):
-                    msg = json.loads(text)
-                    event = alarm_event(str(msg.get("text", "")))
-                    with self.changed:
-                        if event is not None:
-                            self.alarms.setdefault((event, str(msg.get("table"))), []).append((now, msg))
-                        else:
-                            self.other_alarms.append(msg)
-                        self.changed.notify_all()
+                    self._alarm(json.loads(text), now)
                 else:
-                    with self.changed:
-                        self.rooms += 1
-                        self.room_bytes += len(text)
-                        self.room_max = max(self.room_max, len(text))
+                    self._room(text)
+
+    def _alarm(self, msg: Json, now: float) -> None:
+        event = alarm_event(str(msg.get("text", "")))
+        with self.changed:
+            if event is not None:
+                self.alarms.setdefault((event, str(msg.get("table"))), []).append((now, msg))
+            else:
+                self.other_alarms.append(msg)
+            self.changed.notify_all()
+
+    def _room(self, text: str) -> None:
+        """A push of the room (the whole room, or its changes): counted, and its size."""
+        with self.changed:
+            self.rooms += 1
+            self.room_bytes += len(text)
+            self.room_max = max(self.room_max, len(text))
 
     def _count(self, event: str) -> int:
         return sum(len(v) for (e, _), v in self.alarms.items() if e == event)
