@@ -54,9 +54,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from _procs import keep_logs, print_logs, stop  # noqa: E402
-from eventprobe import CLUB, Consoles, PushClient, fds, login, lower, pushes, tap_user, wait_online  # noqa: E402
-from room import EVENTS, Phase, load  # noqa: E402  (bench/ is not a package: its scripts run from their own folder)
+from _procs import keep_logs, print_logs, stop  # noqa: E402  (bench/ is not a package: its scripts run from their own folder)
+from eventprobe import CLUB, Consoles, PushClient, fds, login, lower, pushes, wait_online  # noqa: E402
+from room import Phase, all_at_once, load, staggered  # noqa: E402
 from roomprobe import (  # noqa: E402
     PARTS,
     AlertTap,
@@ -65,8 +65,9 @@ from roomprobe import (  # noqa: E402
     rate,
     status_mb,
     summary,
+    tap_user,
 )
-from roomsim import WorkerProc, ask_all, read_cycle, tail  # noqa: E402
+from roomsim import WorkerProc, ask_all, tail  # noqa: E402
 
 PER_WORKER = 80
 """Tables a worker process runs by default; ``MAX_PER_WORKER`` at most: each table holds about 9 file
@@ -191,11 +192,8 @@ def run(args: argparse.Namespace) -> Json:
             # steady
             steady = Phase("staggered")
             meter.start()
-            t0 = time.monotonic()
-            ask_all(workers, {"cmd": "staggered", "rounds": rounds, "pause": [pace / 3, pace * 5 / 3],
-                              "wait": [pace * 5 / 3, pace * 10]}, timeout=act_timeout)
-            for event in EVENTS:
-                client.wait_count(event, n * rounds, max(0.0, args.grace - (time.monotonic() - t0)))
+            staggered(workers, client, n, rounds, [pace / 3, pace * 5 / 3], [pace * 5 / 3, pace * 10], args.grace,
+                      act_timeout)
             steady.span, steady.cpu = meter.stop()
             s1 = consoles.stats("head")
             with events_lock:
@@ -211,14 +209,7 @@ def run(args: argparse.Namespace) -> Json:
             # all at once
             burst = Phase("burst")
             meter.start()
-            for _ in range(rounds):
-                before = client.count("revoke")
-                ask_all(workers, {"cmd": "prepare"}, timeout=act_timeout)
-                time.sleep(args.quiet)  # the event quiet: the auctions' messages are through
-                ask_all(workers, {"cmd": "fire"}, timeout=act_timeout)
-                client.wait_count("revoke", before + n, args.grace)
-            ask_all(workers, {"cmd": "finish"}, timeout=act_timeout)
-            client.wait_count("lead", 2 * n * rounds, args.grace)
+            all_at_once(workers, client, n, rounds, args.quiet, args.grace, act_timeout)
             burst.span, burst.cpu = meter.stop()
             s2 = consoles.stats("head")
             with events_lock:
@@ -252,13 +243,7 @@ def run(args: argparse.Namespace) -> Json:
 
 
 def print_phase(phase: Phase) -> None:
-    hold = 1000 * read_cycle()
-    for event, what in EVENTS.items():
-        lat, lost = phase.lat[event], phase.lost[event]
-        print(f"  {what.format(hold=hold)}:")
-        print(f"    event -> head console alarm  {summary(lat['total'])}; alarms lost: {lost}")
-        for part in PARTS:
-            print(f"      {part:<14} {summary(lat[part])}")
+    phase.print_latencies("head console")
     cpu = phase.cpu
     print(f"  CPU (% of one core): tables {cpu['tables']:.0f}, head console {cpu['head']:.0f}, room consoles "
           f"{cpu['rooms']:.0f}, brokers {cpu['brokers']:.0f}, this script {cpu['bench']:.0f}; other programs on the "

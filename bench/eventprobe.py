@@ -5,10 +5,8 @@ tables, and lowering what would run on other machines in a real event."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import os
-import secrets
 import statistics
 import subprocess
 import sys
@@ -95,21 +93,6 @@ class PushClient(AlarmClient):
             calls = msg.get("calls", []) + msg.get("calls_changed", []) + msg.get("calls_gone", [])
             self.deltas.append((len(text.encode()), len(msg.get("tiles", [])), len(calls),
                                 len(json.dumps(calls, separators=(",", ":")))))
-
-
-def tap_user(room: Any) -> Any:
-    """A user of the bench's own on ``room``'s broker that may only read the tables' alerts (the bare
-    subscriber): the broker binds client ids to users, so the bench as ``console`` would take the console's
-    own session over. Before the broker starts (it reads its passwords then)."""
-    from tablectl.room.process import find_mosquitto_passwd
-
-    password = secrets.token_hex(16)
-    subprocess.run([find_mosquitto_passwd(), "-b", str(room.passwd), "bench-tap", password],
-                   check=True, capture_output=True)
-    with room.acl.open("a", encoding="utf-8") as acl:
-        acl.write(f"\nuser bench-tap\ntopic read bridge/{CLUB}/table/+/alert\n")
-    return dataclasses.replace(room.address_of("console"), username="bench-tap", password=password)
-
 
 
 def lower(pid: int, nice: int) -> None:

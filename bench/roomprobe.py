@@ -276,6 +276,24 @@ class AlertTap:
             self.client.loop_stop()
 
 
+def tap_user(room: Any) -> Any:
+    """A user of the bench's own on ``room``'s broker (``RoomFiles``) that may only read the tables' alerts, for
+    ``AlertTap``: the broker binds client ids to users, so the bench logging in as ``console`` would take the
+    console's own session over. Before the broker starts (it reads its passwords then)."""
+    import dataclasses
+    import secrets
+
+    from tablectl.room.process import find_mosquitto_passwd
+
+    console = room.address_of("console")
+    password = secrets.token_hex(16)
+    subprocess.run([find_mosquitto_passwd(), "-b", str(room.passwd), "bench-tap", password],
+                   check=True, capture_output=True)
+    with room.acl.open("a", encoding="utf-8") as acl:
+        acl.write(f"\nuser bench-tap\ntopic read bridge/{console.club}/table/+/alert\n")
+    return dataclasses.replace(console, username="bench-tap", password=password)
+
+
 def stop_group(proc: subprocess.Popen[Any], timeout: float = 10) -> None:
     if proc.poll() is None:
         with contextlib.suppress(ProcessLookupError):
