@@ -42,7 +42,6 @@ import contextlib
 import json
 import math
 import os
-import shutil
 import signal
 import sys
 import tempfile
@@ -55,8 +54,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from eventprobe import CLUB, Consoles, PushClient, fds, login, lower, pushes, tap_user, wait_online  # noqa: E402
-from room import EVENTS, Phase, load  # noqa: E402  (bench/ is not a package: its scripts run from their own folder)
+from _procs import keep_logs, print_logs, stop  # noqa: E402  (bench/ is not a package: its scripts run from their own folder)
+from eventprobe import CLUB, Consoles, PushClient, fds, login, lower, pushes, wait_online  # noqa: E402
+from room import Phase, all_at_once, load, staggered  # noqa: E402
 from roomprobe import (  # noqa: E402
     PARTS,
     AlertTap,
@@ -65,8 +65,9 @@ from roomprobe import (  # noqa: E402
     rate,
     status_mb,
     summary,
+    tap_user,
 )
-from roomsim import WorkerProc, ask_all, read_cycle, tail  # noqa: E402
+from roomsim import WorkerProc, ask_all, tail  # noqa: E402
 
 PER_WORKER = 80
 """Tables a worker process runs by default; ``MAX_PER_WORKER`` at most: each table holds about 9 file
@@ -191,11 +192,8 @@ def run(args: argparse.Namespace) -> Json:
             # steady
             steady = Phase("staggered")
             meter.start()
-            t0 = time.monotonic()
-            ask_all(workers, {"cmd": "staggered", "rounds": rounds, "pause": [pace / 3, pace * 5 / 3],
-                              "wait": [pace * 5 / 3, pace * 10]}, timeout=act_timeout)
-            for event in EVENTS:
-                client.wait_count(event, n * rounds, max(0.0, args.grace - (time.monotonic() - t0)))
+            staggered(workers, client, n, rounds, [pace / 3, pace * 5 / 3], [pace * 5 / 3, pace * 10], args.grace,
+                      act_timeout)
             steady.span, steady.cpu = meter.stop()
             s1 = consoles.stats("head")
             with events_lock:
@@ -211,14 +209,7 @@ def run(args: argparse.Namespace) -> Json:
             # all at once
             burst = Phase("burst")
             meter.start()
-            for _ in range(rounds):
-                before = client.count("revoke")
-                ask_all(workers, {"cmd": "prepare"}, timeout=act_timeout)
-                time.sleep(args.quiet)  # the event quiet: the auctions' messages are through
-                ask_all(workers, {"cmd": "fire"}, timeout=act_timeout)
-                client.wait_count("revoke", before + n, args.grace)
-            ask_all(workers, {"cmd": "finish"}, timeout=act_timeout)
-            client.wait_count("lead", 2 * n * rounds, args.grace)
+            all_at_once(workers, client, n, rounds, args.quiet, args.grace, act_timeout)
             burst.span, burst.cpu = meter.stop()
             s2 = consoles.stats("head")
             with events_lock:
@@ -237,32 +228,14 @@ def run(args: argparse.Namespace) -> Json:
             counters(consoles, workers, client, brokers, tmp, n, rounds, result)
             ask_all(workers, {"cmd": "stop"}, timeout=120)
         except BaseException:
-            for name, log in consoles.logs.items():
-                print(f"\n-- console {name}'s log:\n{tail(log)}", file=sys.stderr)
-            for name, b in brokers.items():
-                print(f"-- broker {name}'s log:\n{b.log_tail()}", file=sys.stderr)
-            for w in workers:
-                print(f"-- {w.log.name}:\n{tail(w.log)}", file=sys.stderr)
+            print_logs({f"console {name}": log for name, log in consoles.logs.items()},
+                       {f"broker {name}": b for name, b in brokers.items()}, workers)
             raise
         finally:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends this at once
-            if client is not None:
-                client.close()
-            if tap is not None:
-                tap.close()
-            for w in workers:
-                w.close()
-            for w in workers:
-                w.kill()
-            consoles.stop()
-            for b in reversed(list(brokers.values())):
-                b.stop()
-            if args.logs is not None:
-                args.logs.mkdir(parents=True, exist_ok=True)
-                for log in [*consoles.logs.values(), *(b.log_path for b in brokers.values()),
-                            *(w.log for w in workers)]:
-                    with contextlib.suppress(OSError):
-                        shutil.copy(log, args.logs / log.name)
+            stop([client, tap], workers, consoles.procs.values(), reversed(list(brokers.values())))
+            consoles.close()
+            keep_logs(args.logs, [*consoles.logs.values(), *(b.log_path for b in brokers.values()),
+                                  *(w.log for w in workers)])
             result["load_after"] = load()
             result["seconds"] = time.monotonic() - started
             print(f"\ndone in {time.monotonic() - started:.0f} s; load average {load()}")
@@ -270,13 +243,7 @@ def run(args: argparse.Namespace) -> Json:
 
 
 def print_phase(phase: Phase) -> None:
-    hold = 1000 * read_cycle()
-    for event, what in EVENTS.items():
-        lat, lost = phase.lat[event], phase.lost[event]
-        print(f"  {what.format(hold=hold)}:")
-        print(f"    event -> head console alarm  {summary(lat['total'])}; alarms lost: {lost}")
-        for part in PARTS:
-            print(f"      {part:<14} {summary(lat[part])}")
+    phase.print_latencies("head console")
     cpu = phase.cpu
     print(f"  CPU (% of one core): tables {cpu['tables']:.0f}, head console {cpu['head']:.0f}, room consoles "
           f"{cpu['rooms']:.0f}, brokers {cpu['brokers']:.0f}, this script {cpu['bench']:.0f}; other programs on the "

@@ -5,10 +5,8 @@ tables, and lowering what would run on other machines in a real event."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import os
-import secrets
 import statistics
 import subprocess
 import sys
@@ -16,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from roomprobe import CONSOLE_BOOT, AlarmClient, console_stats, stop_group
+from roomprobe import CONSOLE_BOOT, AlarmClient, console_stats
 from roomsim import tail
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,49 +86,13 @@ class PushClient(AlarmClient):
         """Each delta pushed: bytes, tiles in it, calls in it, bytes of its calls."""
         super().__init__(url, origin, cookie)
 
-    def _read(self) -> None:
-        with contextlib.suppress(Exception):
-            for text in self.ws:
-                now = time.time()
-                if isinstance(text, bytes):
-                    continue
-                if text.startswith('{"kind":"alarm"'):
-                    self._alarm(json.loads(text), now)
-                    continue
-                with self.changed:
-                    self.rooms += 1
-                    self.room_bytes += len(text)
-                    self.room_max = max(self.room_max, len(text))
-                if text.startswith('{"kind":"delta"'):
-                    msg = json.loads(text)
-                    calls = msg.get("calls", []) + msg.get("calls_changed", []) + msg.get("calls_gone", [])
-                    self.deltas.append((len(text.encode()), len(msg.get("tiles", [])), len(calls),
-                                        len(json.dumps(calls, separators=(",", ":")))))
-
-    def _alarm(self, msg: Json, now: float) -> None:
-        from roomprobe import alarm_event
-
-        event = alarm_event(str(msg.get("text", "")))
-        with self.changed:
-            if event is not None:
-                self.alarms.setdefault((event, str(msg.get("table"))), []).append((now, msg))
-            else:
-                self.other_alarms.append(msg)
-            self.changed.notify_all()
-
-def tap_user(room: Any) -> Any:
-    """A user of the bench's own on ``room``'s broker that may only read the tables' alerts (the bare
-    subscriber): the broker binds client ids to users, so the bench as ``console`` would take the console's
-    own session over. Before the broker starts (it reads its passwords then)."""
-    from tablectl.room.process import find_mosquitto_passwd
-
-    password = secrets.token_hex(16)
-    subprocess.run([find_mosquitto_passwd(), "-b", str(room.passwd), "bench-tap", password],
-                   check=True, capture_output=True)
-    with room.acl.open("a", encoding="utf-8") as acl:
-        acl.write(f"\nuser bench-tap\ntopic read bridge/{CLUB}/table/+/alert\n")
-    return dataclasses.replace(room.address_of("console"), username="bench-tap", password=password)
-
+    def _room(self, text: str) -> None:
+        super()._room(text)
+        if text.startswith('{"kind":"delta"'):
+            msg = json.loads(text)
+            calls = msg.get("calls", []) + msg.get("calls_changed", []) + msg.get("calls_gone", [])
+            self.deltas.append((len(text.encode()), len(msg.get("tiles", [])), len(calls),
+                                len(json.dumps(calls, separators=(",", ":")))))
 
 
 def lower(pid: int, nice: int) -> None:
@@ -186,9 +148,8 @@ class Consoles:
             if proc.poll() is not None:
                 raise SystemExit(f"console {name} stopped (exit {proc.returncode}):\n{tail(self.logs[name])}")
 
-    def stop(self) -> None:
-        for proc in self.procs.values():
-            stop_group(proc)
+    def close(self) -> None:
+        """Close the logs' files, once the processes have stopped (``_procs.stop``)."""
         for f in self._files:
             f.close()
 

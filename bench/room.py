@@ -53,7 +53,6 @@ import argparse
 import contextlib
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -67,7 +66,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from roomprobe import (  # noqa: E402  (bench/ is not a package: its scripts run from their own folder)
+from _procs import keep_logs, print_logs, stop  # noqa: E402  (bench/ is not a package: its scripts run from their own folder)
+from roomprobe import (  # noqa: E402
     CONSOLE_BOOT,
     PARTS,
     AlarmClient,
@@ -80,8 +80,8 @@ from roomprobe import (  # noqa: E402  (bench/ is not a package: its scripts run
     rate,
     state_sizes,
     status_mb,
-    stop_group,
     summary,
+    tap_user,
     thread_cpu,
 )
 from roomsim import WorkerProc, ask_all, read_cycle, tail  # noqa: E402
@@ -116,16 +116,20 @@ class Phase:
             self.lat[event], self.lost[event] = latencies(event, samples, client, tap, used)
 
     def print(self) -> None:
+        self.print_latencies("console")
+        print(f"  CPU (% of one core): tables {self.cpu['tables']:.0f}, console {self.cpu['console']:.0f}, "
+              f"mosquitto {self.cpu['broker']:.1f}, this script {self.cpu['bench']:.0f}; other programs on the "
+              f"machine {max(0.0, self.cpu['others']):.0f}; load average now {load()}")
+
+    def print_latencies(self, console: str) -> None:
+        """Each irregularity's latencies, sensor event -> the alarm on ``console``'s page, and their parts."""
         hold = 1000 * read_cycle()
         for event, what in EVENTS.items():
             lat, lost = self.lat[event], self.lost[event]
             print(f"  {what.format(hold=hold)}:")
-            print(f"    event -> console alarm  {summary(lat['total'])}; alarms lost: {lost}")
+            print(f"    event -> {console} alarm  {summary(lat['total'])}; alarms lost: {lost}")
             for part in PARTS:
                 print(f"      {part:<14} {summary(lat[part])}")
-        print(f"  CPU (% of one core): tables {self.cpu['tables']:.0f}, console {self.cpu['console']:.0f}, "
-              f"mosquitto {self.cpu['broker']:.1f}, this script {self.cpu['bench']:.0f}; other programs on the "
-              f"machine {max(0.0, self.cpu['others']):.0f}; load average now {load()}")
 
     def as_json(self) -> Json:
         out: Json = {"seconds": self.span, "cpu": self.cpu}
@@ -133,6 +137,31 @@ class Phase:
             out[event] = {**figures(self.lat[event]["total"]), "lost": self.lost[event],
                           "parts": {part.strip(): figures(self.lat[event][part]) for part in PARTS}}
         return out
+
+
+def staggered(workers: list[WorkerProc], client: AlarmClient, n: int, rounds: int, pause: list[float],
+              wait: list[float], grace: float, timeout: float) -> None:
+    """Steady play (``roomsim``'s ``staggered``): each of the ``n`` tables plays ``rounds`` boards on its own
+    thread, ``pause`` seconds (at random, between the two) between its acts and ``wait`` before its revoke;
+    then every alarm of each irregularity is awaited, ``grace`` seconds from the start at most."""
+    t0 = time.monotonic()
+    ask_all(workers, {"cmd": "staggered", "rounds": rounds, "pause": pause, "wait": wait}, timeout=timeout)
+    for event in EVENTS:
+        client.wait_count(event, n * rounds, max(0.0, grace - (time.monotonic() - t0)))
+
+
+def all_at_once(workers: list[WorkerProc], client: AlarmClient, n: int, rounds: int, quiet: float, grace: float,
+                timeout: float) -> None:
+    """``rounds`` times, every table brought to the revoke, ``quiet`` seconds of quiet, then all ``n`` revoke
+    together; each time their alarms awaited (``grace`` seconds at most), and the leads' at the end."""
+    for _ in range(rounds):
+        before = client.count("revoke")
+        ask_all(workers, {"cmd": "prepare"}, timeout=timeout)
+        time.sleep(quiet)  # the room quiet: the last auction's messages are through
+        ask_all(workers, {"cmd": "fire"}, timeout=timeout)
+        client.wait_count("revoke", before + n, grace)
+    ask_all(workers, {"cmd": "finish"}, timeout=timeout)
+    client.wait_count("lead", 2 * n * rounds, grace)
 
 
 def run(args: argparse.Namespace) -> Json:
@@ -161,7 +190,7 @@ def run(args: argparse.Namespace) -> Json:
         data = tmp / "tables"
         data.mkdir()
         room = init_room(tmp / "broker", CLUB, table_ids, listen="127.0.0.1", port=free_port("127.0.0.1"))
-        tap_address = _tap_user(room)
+        tap_address = tap_user(room)
         broker = MosquittoProcess(runnable_config(room.conf), room.port)
         console: subprocess.Popen[bytes] | None = None
         console_log = (tmp / "console.log").open("wb")
@@ -231,10 +260,7 @@ def run(args: argparse.Namespace) -> Json:
             meter.start()
             rooms0 = client.rooms
             t0 = time.monotonic()
-            ask_all(workers, {"cmd": "staggered", "rounds": args.rounds, "pause": [0.1, 0.5], "wait": [0.5, 3.0]},
-                    timeout=act_timeout)
-            for event in EVENTS:
-                client.wait_count(event, n * args.rounds, max(0.0, args.grace - (time.monotonic() - t0)))
+            staggered(workers, client, n, args.rounds, [0.1, 0.5], [0.5, 3.0], args.grace, act_timeout)
             steady.span, steady.cpu = meter.stop()
             received1 = console_stats(console, stats_file)
             with events_lock:
@@ -250,14 +276,7 @@ def run(args: argparse.Namespace) -> Json:
             # all at once
             burst = Phase("burst")
             meter.start()
-            for _ in range(args.rounds):
-                before = client.count("revoke")
-                ask_all(workers, {"cmd": "prepare"}, timeout=act_timeout)
-                time.sleep(0.5)  # the room quiet: the last auction's messages are through
-                ask_all(workers, {"cmd": "fire"}, timeout=act_timeout)
-                client.wait_count("revoke", before + n, args.grace)
-            ask_all(workers, {"cmd": "finish"}, timeout=act_timeout)
-            client.wait_count("lead", 2 * n * args.rounds, args.grace)
+            all_at_once(workers, client, n, args.rounds, 0.5, args.grace, act_timeout)
             burst.span, burst.cpu = meter.stop()
             received2 = console_stats(console, stats_file)
             with events_lock:
@@ -323,30 +342,13 @@ def run(args: argparse.Namespace) -> Json:
                   f"{trouble['broker'] or 'none'}")
             ask_all(workers, {"cmd": "stop"}, timeout=60)
         except BaseException:
-            print(f"\n-- the console's log:\n{tail(tmp / 'console.log')}\n-- the broker's log:\n"
-                  f"{broker.log_tail()}", file=sys.stderr)
-            for w in workers:
-                print(f"-- {w.log.name}:\n{tail(w.log)}", file=sys.stderr)
+            print_logs({"the console": tmp / "console.log"}, {"the broker": broker}, workers)
             raise
         finally:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends this at once
-            if client is not None:
-                client.close()
-            if tap is not None:
-                tap.close()
-            for w in workers:
-                w.close()
-            for w in workers:
-                w.kill()
-            if console is not None:
-                stop_group(console)
+            stop([client, tap], workers, [] if console is None else [console], [broker])
             console_log.close()
-            broker.stop()
-            if args.logs is not None:  # the console's, the broker's and the workers' logs, for a closer look
-                args.logs.mkdir(parents=True, exist_ok=True)
-                for log in [tmp / "console.log", broker.log_path, *(w.log for w in workers)]:
-                    with contextlib.suppress(OSError):
-                        shutil.copy(log, args.logs / log.name)
+            keep_logs(args.logs,  # the console's, the broker's and the workers' logs, for a closer look
+                      [tmp / "console.log", broker.log_path, *(w.log for w in workers)])
             result["load_after"] = load()
             print(f"\ndone in {time.monotonic() - started:.0f} s; load average {load()}")
     return result
@@ -399,23 +401,6 @@ def main() -> None:
     result = run(args)
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=1))
-
-
-def _tap_user(room: Any) -> Any:
-    """A user of the bench's own that may only read the tables' alerts (for the bare subscriber): the
-    broker binds client ids to users, so the bench logging in as ``console`` would take the
-    console's own session over."""
-    import dataclasses
-    import secrets
-
-    from tablectl.room.process import find_mosquitto_passwd
-
-    password = secrets.token_hex(16)
-    subprocess.run([find_mosquitto_passwd(), "-b", str(room.passwd), "bench-tap", password],
-                   check=True, capture_output=True)
-    with room.acl.open("a", encoding="utf-8") as acl:
-        acl.write(f"\nuser bench-tap\ntopic read bridge/{CLUB}/table/+/alert\n")
-    return dataclasses.replace(room.address_of("console"), username="bench-tap", password=password)
 
 
 if __name__ == "__main__":

@@ -183,19 +183,25 @@ class AlarmClient:
                 if isinstance(text, bytes):
                     continue
                 if text.startswith('{"kind":"alarm"'):
-                    msg = json.loads(text)
-                    event = alarm_event(str(msg.get("text", "")))
-                    with self.changed:
-                        if event is not None:
-                            self.alarms.setdefault((event, str(msg.get("table"))), []).append((now, msg))
-                        else:
-                            self.other_alarms.append(msg)
-                        self.changed.notify_all()
+                    self._alarm(json.loads(text), now)
                 else:
-                    with self.changed:
-                        self.rooms += 1
-                        self.room_bytes += len(text)
-                        self.room_max = max(self.room_max, len(text))
+                    self._room(text)
+
+    def _alarm(self, msg: Json, now: float) -> None:
+        event = alarm_event(str(msg.get("text", "")))
+        with self.changed:
+            if event is not None:
+                self.alarms.setdefault((event, str(msg.get("table"))), []).append((now, msg))
+            else:
+                self.other_alarms.append(msg)
+            self.changed.notify_all()
+
+    def _room(self, text: str) -> None:
+        """A push of the room (the whole room, or its changes): counted, and its size."""
+        with self.changed:
+            self.rooms += 1
+            self.room_bytes += len(text)
+            self.room_max = max(self.room_max, len(text))
 
     def _count(self, event: str) -> int:
         return sum(len(v) for (e, _), v in self.alarms.items() if e == event)
@@ -268,6 +274,24 @@ class AlertTap:
         with contextlib.suppress(Exception):
             self.client.disconnect()
             self.client.loop_stop()
+
+
+def tap_user(room: Any) -> Any:
+    """A user of the bench's own on ``room``'s broker (``RoomFiles``) that may only read the tables' alerts, for
+    ``AlertTap``: the broker binds client ids to users, so the bench logging in as ``console`` would take the
+    console's own session over. Before the broker starts (it reads its passwords then)."""
+    import dataclasses
+    import secrets
+
+    from tablectl.room.process import find_mosquitto_passwd
+
+    console = room.address_of("console")
+    password = secrets.token_hex(16)
+    subprocess.run([find_mosquitto_passwd(), "-b", str(room.passwd), "bench-tap", password],
+                   check=True, capture_output=True)
+    with room.acl.open("a", encoding="utf-8") as acl:
+        acl.write(f"\nuser bench-tap\ntopic read bridge/{console.club}/table/+/alert\n")
+    return dataclasses.replace(console, username="bench-tap", password=password)
 
 
 def stop_group(proc: subprocess.Popen[Any], timeout: float = 10) -> None:

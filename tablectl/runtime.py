@@ -65,6 +65,7 @@ from tablectl.boardsetup import board_of_tag, with_hand_record
 from tablectl.highwater import Loss
 from tablectl.indicators import indicate, set_lights
 from tablectl.poweron import power_on
+from tablectl.runtime_restore import TableRestore
 from tablectl.runtime_room import TableRoomSide
 from tablectl.store import EventStore, StoreError
 from web_ui.service import RecordFormat, Snapshot, Submitted
@@ -133,8 +134,9 @@ _STOP = object()
 _Item = RawEvent | _Submit | _Sync | _Report | object
 
 
-class TableRuntime(TableRoomSide):
-    """The running table (``web_ui.service.TableService``); see the module doc.
+class TableRuntime(TableRoomSide, TableRestore):
+    """The running table (``web_ui.service.TableService``); see the module doc. What it holds of its room is
+    ``tablectl.runtime_room``'s, its restore from the room's copy ``tablectl.runtime_restore``'s.
 
     Build it (the log is opened and the table rebuilt from it), give ``clock`` to the
     drivers, then ``start(sources)``; ``stop()`` on the way out.
@@ -303,48 +305,15 @@ class TableRuntime(TableRoomSide):
         """Log an ``alert`` row of the runtime's own (a refused, unreadable command), for the room."""
         self._queue.put(_Report(body))
 
-    def restore(self, ref: str, session: str, events: Sequence[tuple[int, a.Action, str]]) -> int:
-        """Take back, from the room's copy, the table actions the log lost (``self.loss``).
-
-        ``events`` are the ``(seq, action, source)`` of the table's own ``event`` messages the
-        console holds. Only those whose ``seq`` the log lost (``Loss.missing``, in the lost
-        session) and not restored yet are taken, in order, each submitted again as an input of
-        source ``room``; then a ``log_restored`` alert row says how many. The raw sensor
-        inputs are not restored (the room never had them): the table's state is rebuilt from
-        the actions they produced. A restore the table cannot take changes nothing and is
-        answered by a refused ``command`` alert. Returns how many actions were restored.
-        """
-        if not self.running:
-            raise RuntimeError("the table is not running")
-        loss, reason = self.loss, None
-        lost: set[int] = set() if loss is None else {s for lo, hi in loss.missing for s in range(lo, hi + 1)}
-        todo = [e for e in events if e[0] > self._restored_upto and not isinstance(e[1], a.SessionStart)]
-        if loss is None or not lost:
-            reason = "this table lost nothing from its log: there is nothing to restore"
-        elif session != loss.mark.session:
-            reason = f"the table lost actions of session {loss.mark.session}, not of session {session}"
-        elif any(seq not in lost for seq, _action, _source in events):
-            seq = next(seq for seq, _action, _source in events if seq not in lost)
-            reason = f"seq {seq} was not lost (the log lost {_spans(loss.missing)}): nothing restored"
-        elif not todo:
-            reason = "these actions were restored already"
-        if reason is not None:
-            self.report({"alert": "command", "ref": ref, "accepted": False, "reason": reason,
-                         "what": f"restore refused: {reason}", "alarm": False})
-            return 0
-        pending = [_Submit(action, "room") for _seq, action, _source in todo]
+    def _take_all(self, actions: Sequence[a.Action], source: str) -> int:
+        """Submit ``actions`` (of ``source``) together, in order, and wait for all: how many the table took."""
+        pending = [_Submit(action, source) for action in actions]
         for item in pending:
             self._queue.put(item)
         taken = 0
         for item in pending:
             item.done.wait()
             taken += item.error is None and item.result is not None and item.result.rejected is None
-        self._restored_upto = todo[-1][0]
-        what = (f"{taken} action(s) restored from the room's copy (seq {todo[0][0]}-{todo[-1][0]}); the sensor "
-                "reads that produced them cannot be: check the table against the cards")
-        self._pinned.append(Notice(NoticeKind.LOG_DAMAGED, None, None, None, what, self._last_t))
-        self.report({"alert": "log_restored", "ref": ref, "accepted": True, "what": what, "alarm": False,
-                     "restored": taken, "first": todo[0][0], "last": todo[-1][0]})
         return taken
 
     def _submit(self, action: a.Action, source: str, reply: Mapping[str, Any] | None = None) -> Submitted:
@@ -602,9 +571,3 @@ def _answer(reply: Mapping[str, Any], outcome: Outcome) -> dict[str, Any]:
     if step is not None and step.irregularities:
         out["irregularities"] = [i.id for i in step.irregularities]
     return out
-
-
-def _spans(ranges: Sequence[tuple[int, int]]) -> str:
-    return ", ".join(f"seq {lo}" if lo == hi else f"seq {lo}-{hi}" for lo, hi in ranges)
-
-

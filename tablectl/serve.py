@@ -395,6 +395,21 @@ def _maybe(load: Callable[[Path], dict[_K, _V]], path: str | Path | None) -> dic
     return {} if path is None else load(Path(path))
 
 
+def _serve_listening(args: argparse.Namespace, config: TableConfig | None, command: str,
+                     serve: Callable[[ServerOptions, socket.socket | None], int]) -> int:
+    """Hold the port first (``_listen_first``), then ``serve`` with the options and the socket: its exit
+    status, the socket closed on the ways out. When the port cannot be held, ``_listen_first``'s status."""
+    listening = _listen_first(args, config, command)
+    if isinstance(listening, int):
+        return listening
+    options, sock = listening
+    try:
+        return serve(options, sock)
+    finally:
+        if sock is not None:
+            sock.close()  # the server closes it once served; here on the ways out before that
+
+
 def _listen_first(args: argparse.Namespace, config: TableConfig | None,
                   command: str) -> tuple[ServerOptions, socket.socket | None] | int:
     """The server options and the port bound for them (None with ``--no-web``), before the
@@ -422,15 +437,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     except (BridgeTableError, OSError, ValueError) as exc:
         print(f"tablectl run: {exc}", file=sys.stderr)
         return 2
-    listening = _listen_first(args, config, "run")
-    if isinstance(listening, int):
-        return listening
-    options, sock = listening
-    try:
-        return _run_table(args, config, options, sock, started)
-    finally:
-        if sock is not None:
-            sock.close()  # the server closes it once served; here on the ways out before that
+    return _serve_listening(args, config, "run",
+                            lambda options, sock: _run_table(args, config, options, sock, started))
 
 
 def _run_table(args: argparse.Namespace, config: TableConfig, options: ServerOptions,
@@ -486,15 +494,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     if not (args.speed > 0 and 0 <= args.irregularity_rate <= 1 and args.boards >= 1):
         print("tablectl demo: --speed must be > 0, --irregularity-rate 0..1, --boards >= 1", file=sys.stderr)
         return 2
-    listening = _listen_first(args, None, "demo")
-    if isinstance(listening, int):
-        return listening
-    server, sock = listening
-    try:
-        return _demo_table(args, server, sock, started)
-    finally:
-        if sock is not None:
-            sock.close()  # the server closes it once served; here on the ways out before that
+    return _serve_listening(args, None, "demo", lambda server, sock: _demo_table(args, server, sock, started))
 
 
 def _demo_table(args: argparse.Namespace, server: ServerOptions, sock: socket.socket | None, started: float) -> int:

@@ -24,16 +24,14 @@ import asyncio
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import anyio
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, Response, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.websockets import WebSocketDisconnect
 
 from controller.errors import BridgeTableError
 from controller.records import lin, pbn
@@ -45,7 +43,7 @@ from controller.table import TableState
 from controller.views import claim_help_view, spectator_view
 from web_ui import jsonbody, privacy
 from web_ui.arbiter_link import LINK_PATH, LinkChecker
-from web_ui.hub import Channel, Hub, arbiter_payload, dumps
+from web_ui.hub import Channel, Hub, arbiter_payload, dumps, pump
 from web_ui.models import ActionBody, LoginBody, LoginResult, RulingBody, SubmitResult
 from web_ui.player_results import player_results_router
 from web_ui.security import (
@@ -330,26 +328,7 @@ def create_app(service: TableService, settings: WebSettings, *,
         await ws.accept()
         queue = channel.join()
         try:
-            async with anyio.create_task_group() as tasks:
-                async def reader() -> None:
-                    with suppress(WebSocketDisconnect, RuntimeError, OSError):
-                        while (await ws.receive())["type"] != "websocket.disconnect":
-                            pass
-                    tasks.cancel_scope.cancel()
-
-                async def writer() -> None:
-                    # a client gone mid-send ends the connection, nothing more to do
-                    with suppress(WebSocketDisconnect, RuntimeError, OSError):
-                        while True:
-                            text = await queue.get()
-                            if still_allowed is not None and not still_allowed():
-                                await ws.close(code=4401, reason="session expired")
-                                break
-                            await ws.send_text(text)
-                    tasks.cancel_scope.cancel()
-
-                tasks.start_soon(reader)
-                tasks.start_soon(writer)
+            await pump(ws, queue, still_allowed)
         finally:
             channel.leave(queue)
 

@@ -59,24 +59,22 @@ import asyncio
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, Protocol
 
-import anyio
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, Response, WebSocket
 from fastapi.responses import FileResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
-from starlette.websockets import WebSocketDisconnect
 
 from web_ui import jsonbody
 from web_ui.arbiter_link import signed_link
 from web_ui.console_desk import desk_router
 from web_ui.console_results import results_router
 from web_ui.console_scope import alarm_seen, scoped
-from web_ui.hub import dumps
+from web_ui.hub import dumps, pump
 from web_ui.models import ActionBody, LoginResult, RulingBody
 from web_ui.security import (
     CONSOLE_COOKIE,
@@ -490,25 +488,7 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
             if pushed["version"] < 0:  # no push yet: the next is the changes since this page's room
                 pushed["version"] = snapshot.get("version", -1)
             _offer(q, dumps(scoped({"kind": "room", **snapshot}, signed.scope)), room=True)
-            async with anyio.create_task_group() as tasks:
-                async def reader() -> None:
-                    with suppress(WebSocketDisconnect, RuntimeError, OSError):
-                        while (await socket.receive())["type"] != "websocket.disconnect":
-                            pass
-                    tasks.cancel_scope.cancel()
-
-                async def writer() -> None:
-                    with suppress(WebSocketDisconnect, RuntimeError, OSError):
-                        while True:
-                            text = await q.get()
-                            if sessions.get(token) is None:
-                                await socket.close(code=4401, reason="session expired")
-                                break
-                            await socket.send_text(text)
-                    tasks.cancel_scope.cancel()
-
-                tasks.start_soon(reader)
-                tasks.start_soon(writer)
+            await pump(socket, q, lambda: sessions.get(token) is not None)
         finally:
             clients.pop(q, None)
 

@@ -19,15 +19,44 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
+import anyio
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
 from controller.views import arbiter_view, spectator_view, table_view
 from web_ui import privacy
 from web_ui.service import Snapshot, TableService
 
-__all__ = ["Channel", "DelayBuffer", "Hub", "arbiter_payload", "dumps"]
+__all__ = ["Channel", "DelayBuffer", "Hub", "arbiter_payload", "dumps", "pump"]
 
 
 def dumps(payload: dict[str, Any]) -> str:
     return json.dumps(payload, separators=(",", ":"))
+
+
+async def pump(ws: WebSocket, queue: asyncio.Queue[str], still_allowed: Callable[[], bool] | None = None) -> None:
+    """One client's WebSocket (accepted): ``queue``'s texts sent in order until the client goes; what it sends
+    is read and dropped. Once ``still_allowed`` says no (its session ended), the next text closes it instead
+    (4401, "session expired")."""
+    async with anyio.create_task_group() as tasks:
+        async def reader() -> None:
+            with suppress(WebSocketDisconnect, RuntimeError, OSError):
+                while (await ws.receive())["type"] != "websocket.disconnect":
+                    pass
+            tasks.cancel_scope.cancel()
+
+        async def writer() -> None:
+            # a client gone mid-send ends the connection, nothing more to do
+            with suppress(WebSocketDisconnect, RuntimeError, OSError):
+                while True:
+                    text = await queue.get()
+                    if still_allowed is not None and not still_allowed():
+                        await ws.close(code=4401, reason="session expired")
+                        break
+                    await ws.send_text(text)
+            tasks.cancel_scope.cancel()
+
+        tasks.start_soon(reader)
+        tasks.start_soon(writer)
 
 
 @dataclass(slots=True)

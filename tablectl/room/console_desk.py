@@ -117,12 +117,7 @@ def adjust_kept(results: RoomResults, store: DeskStore, entry: DeskEntry, at: fl
     it is refused or cannot be kept, the desk unchanged either way."""
     before = results.desk
     made = results.adjust(replace(entry, at=at))
-    try:
-        store.add(made)
-    except sqlite3.Error as exc:
-        results.desk = before
-        results.scored_again()
-        raise DeskError(f"the entry could not be kept in the console's store ({exc}): nothing changed") from None
+    _keep(results, before, lambda: store.add(made), "the entry")
     return made
 
 
@@ -132,13 +127,19 @@ def absent_kept(results: RoomResults, store: DeskStore, section: str | None, pai
     kept or none; DeskError, the desk unchanged, when refused or not kept."""
     before = results.desk
     made = absent(results, section, pair, rounds, by, reason, at)
+    _keep(results, before, lambda: store.add_all(made), "the entries")
+    return made
+
+
+def _keep(results: RoomResults, before: Desk, write: Callable[[], None], what: str) -> None:
+    """Write the desk's new entries (``write``); when the store cannot, the desk goes back to ``before``,
+    scored again, and DeskError says so."""
     try:
-        store.add_all(made)
+        write()
     except sqlite3.Error as exc:
         results.desk = before
         results.scored_again()
-        raise DeskError(f"the entries could not be kept in the console's store ({exc}): nothing changed") from None
-    return made
+        raise DeskError(f"{what} could not be kept in the console's store ({exc}): nothing changed") from None
 
 
 def desk_json(results: RoomResults) -> Json:

@@ -7,7 +7,8 @@ Without Debian's ``mosquitto`` the fixtures skip, and fail when ``CI`` is set (C
 skip silently).
 
 ``Peer`` is a paho-mqtt 2 client made from a room URL that records what it receives, so a
-test waits on a condition (with a timeout) instead of sleeping.
+test waits on a condition (with a timeout) instead of sleeping. ``console`` is the room's console of
+the 3-table Mitchell on ``club_broker``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from tablectl.room.address import ClubAddress
 from tablectl.room.broker import RoomFiles, init_room
+from tablectl.room.console import Console
 from tablectl.room.process import MosquittoMissing, MosquittoProcess, find_mosquitto, find_mosquitto_passwd, free_port
 
 CLUB = "testclub"
@@ -249,6 +251,23 @@ class Peer:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+@pytest.fixture
+def console(club_broker: Broker, tmp_path: Path) -> Iterator[Console]:
+    """The room's console of the 3-table Mitchell (``MITCHELL_3``) on ``club_broker``, connected; stopped at
+    teardown. A test module whose console needs another broker or a clock of its own names its own ``console``."""
+    # imported here: these test modules import this conftest
+    from tests.room.test_link import wait
+    from tests.room.test_room_results import MITCHELL_3
+
+    made = Console(club_broker.address("console"), tmp_path / "console", session=MITCHELL_3)
+    made.start()
+    wait(lambda: made.connected, what="the console to connect")
+    try:
+        yield made
+    finally:
+        made.stop()
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ made while it was off when it comes back, and a restart (a power cut) replays th
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,20 +20,9 @@ from tablectl.room.console import Console
 from tablectl.store import open_reader
 from tests.room.conftest import Broker
 from tests.room.test_link import wait
-from tests.room.test_room_results import DEAL, MITCHELL_3, Table
+from tests.room.test_room_results import DEAL, Table
 
 Json = dict[str, Any]
-
-
-@pytest.fixture
-def console(club_broker: Broker, tmp_path: Path) -> Iterator[Console]:
-    made = Console(club_broker.address("console"), tmp_path / "console", session=MITCHELL_3)
-    made.start()
-    wait(lambda: made.connected, what="the console to connect")
-    try:
-        yield made
-    finally:
-        made.stop()
 
 
 def _table(broker: Broker, tmp_path: Path) -> Table:

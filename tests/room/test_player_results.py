@@ -37,17 +37,6 @@ class WallClock:
 
 
 @pytest.fixture
-def console(club_broker: Broker, tmp_path: Path) -> Iterator[Console]:
-    made = Console(club_broker.address("console"), tmp_path / "console", session=MITCHELL_3)
-    made.start()
-    wait(lambda: made.connected, what="the console to connect")
-    try:
-        yield made
-    finally:
-        made.stop()
-
-
-@pytest.fixture
 def tables(club_broker: Broker, tmp_path: Path) -> Iterator[dict[str, Table]]:
     # the 3-table Mitchell's round 1: table 1 plays boards 1-2, table 3 boards 5-6 (N deals 1 and 5)
     made = {t: Table(tmp_path / f"table-{t}.sqlite", club_broker.address(t), t, {b: DEAL})

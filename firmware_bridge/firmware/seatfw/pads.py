@@ -15,7 +15,7 @@ missed ``miss_cycles`` cycles in a row is dropped. The zone reports the union of
 at most ``max_tags`` tags, so the STATE frame and the host are those of one reader.
 """
 
-from .readers import keep_seen
+from .readers import Scanner, keep_seen
 
 TYPE_CHECKING = False  # type checkers take it as True; MicroPython has no typing module
 
@@ -54,26 +54,19 @@ class PadSelect:
         self.selected = pad if bits else NO_PAD
 
 
-class PadScanner:
+class PadScanner(Scanner):
     """The tags on the spread zone's pad array, kept up to date by ``poll`` (as ``ZoneScanner``)."""
 
     def __init__(self, reader: "MFRC522 | None", pads: PadSelect, ticks: "Ticks", slot_us: int = 12500,
                  offset_ms: int = 0, switch_ms: int = 1, settle_ms: int = 5, max_tags: int = 16,
                  miss_cycles: int = 2, retry_ms: int = 1000) -> None:
-        self.reader = reader
+        super().__init__(reader, ticks, max_tags, miss_cycles, retry_ms)
         self.pads = pads
-        self.ticks = ticks
         self.slot_us = slot_us
         self.switch_ms = switch_ms
         self.settle_ms = settle_ms
-        self.max_tags = max_tags
-        self.miss_cycles = miss_cycles
-        self.retry_ms = retry_ms
-        self.ok = False
         self.pad = 0
         self.cycles = 0
-        self._uids = []  # type: list[bytes]
-        self._misses = []  # type: list[int]
         self._seen = []  # type: list[bytes]
         self._phase = _WAIT
         self._cycle = ticks.add(ticks.now(), offset_ms)
@@ -84,21 +77,6 @@ class PadScanner:
         """Length of one read cycle over every pad."""
         return self.pads.count * self.slot_us // 1000
 
-    def start(self) -> None:
-        """Initialise the reader at boot (its first cycle comes at the offset)."""
-        if self.reader is not None:
-            self.ok = self.reader.init()
-
-    def uids(self) -> "list[bytes]":
-        """UIDs present on any pad, in the order first seen."""
-        return list(self._uids)
-
-    def due_in(self, now: int) -> int:
-        """Milliseconds until ``poll`` has work (0: now)."""
-        if self.reader is None:
-            return 1 << 20
-        return max(0, self.ticks.diff(self._due, now))
-
     def poll(self, now: int) -> bool:
         """Do the step that is due; True if the tags or the reader's health changed."""
         reader = self.reader
@@ -106,10 +84,9 @@ class PadScanner:
         if reader is None or ticks.diff(now, self._due) < 0:
             return False
         if not self.ok:
-            self.ok = reader.init()
+            answers = self._init_again(reader, now)
             self._phase = _WAIT
-            if not self.ok:
-                self._due = ticks.add(now, self.retry_ms)
+            if not answers:
                 return False
             self._restart(now)
             return True
@@ -127,12 +104,9 @@ class PadScanner:
         self._phase = _WAIT
         seen = reader.inventory(self.max_tags)
         if seen is None:
-            self.ok = False
-            self._uids = []
-            self._misses = []
+            self._lost(now)
             self._seen = []
             self.pads.select(NO_PAD)
-            self._due = ticks.add(now, self.retry_ms)
             return True
         changed = self._add(seen)
         self.pad += 1

@@ -39,26 +39,22 @@ def keep_seen(uids: "list[bytes]", misses: "list[int]", seen: "list[bytes]",
     return kept, counts, dropped
 
 
-class ZoneScanner:
-    """The tags on one zone's reader, kept up to date by ``poll``."""
+class Scanner:
+    """What a zone's scanner is, whatever its antennas (``ZoneScanner``: one; ``pads.PadScanner``: a pad
+    array): its reader, initialised at boot and tried again every ``retry_ms`` while it fails; the tags it
+    holds (at most ``max_tags``), each with its count of cycles missed in a row; when ``poll`` has work."""
 
-    def __init__(self, reader: "MFRC522 | None", ticks: "Ticks", period_ms: int = 100, offset_ms: int = 0,
-                 off_ms: int = 6, settle_ms: int = 5, max_tags: int = 16, miss_cycles: int = 2,
-                 retry_ms: int = 1000) -> None:
+    def __init__(self, reader: "MFRC522 | None", ticks: "Ticks", max_tags: int, miss_cycles: int,
+                 retry_ms: int) -> None:
         self.reader = reader
         self.ticks = ticks
-        self.period_ms = period_ms
-        self.off_ms = off_ms
-        self.settle_ms = settle_ms
         self.max_tags = max_tags
         self.miss_cycles = miss_cycles
         self.retry_ms = retry_ms
         self.ok = False
         self._uids = []  # type: list[bytes]
         self._misses = []  # type: list[int]
-        self._phase = _WAIT
-        self._cycle = 0
-        self._due = ticks.add(ticks.now(), offset_ms)
+        self._due = 0
 
     def start(self) -> None:
         """Initialise the reader at boot (its first cycle comes at the offset)."""
@@ -75,6 +71,35 @@ class ZoneScanner:
             return 1 << 20
         return max(0, self.ticks.diff(self._due, now))
 
+    def _init_again(self, reader: "MFRC522", now: int) -> bool:
+        """The failed reader initialised again: True if it answers; else the next try ``retry_ms`` on."""
+        self.ok = reader.init()
+        if not self.ok:
+            self._due = self.ticks.add(now, self.retry_ms)
+        return self.ok
+
+    def _lost(self, now: int) -> None:
+        """The reader stopped answering: no tags while it is tried again, ``retry_ms`` on."""
+        self.ok = False
+        self._uids = []
+        self._misses = []
+        self._due = self.ticks.add(now, self.retry_ms)
+
+
+class ZoneScanner(Scanner):
+    """The tags on one zone's reader, kept up to date by ``poll``."""
+
+    def __init__(self, reader: "MFRC522 | None", ticks: "Ticks", period_ms: int = 100, offset_ms: int = 0,
+                 off_ms: int = 6, settle_ms: int = 5, max_tags: int = 16, miss_cycles: int = 2,
+                 retry_ms: int = 1000) -> None:
+        super().__init__(reader, ticks, max_tags, miss_cycles, retry_ms)
+        self.period_ms = period_ms
+        self.off_ms = off_ms
+        self.settle_ms = settle_ms
+        self._phase = _WAIT
+        self._cycle = 0
+        self._due = ticks.add(ticks.now(), offset_ms)
+
     def poll(self, now: int) -> bool:
         """Do the step that is due; True if the tags or the reader's health changed."""
         reader = self.reader
@@ -82,10 +107,9 @@ class ZoneScanner:
             return False
         ticks = self.ticks
         if not self.ok:
-            self.ok = reader.init()
+            answers = self._init_again(reader, now)
             self._phase = _WAIT
-            if not self.ok:
-                self._due = ticks.add(now, self.retry_ms)
+            if not answers:
                 return False
             self._cycle = now
             self._due = now
@@ -107,10 +131,7 @@ class ZoneScanner:
             self._due = now
         seen = reader.inventory(self.max_tags)
         if seen is None:
-            self.ok = False
-            self._uids = []
-            self._misses = []
-            self._due = ticks.add(now, self.retry_ms)
+            self._lost(now)
             return True
         return self._update(seen)
 
