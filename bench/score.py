@@ -36,7 +36,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -195,7 +195,7 @@ def rescoring(tables: int, boards: int, repeat: int) -> None:
     timed(f"  the same in 2 sections of {tables // 2}, both rankings", both_ways, repeat)
 
 
-def percentile(values: list[float], q: float) -> float:
+def percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 

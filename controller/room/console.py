@@ -514,7 +514,9 @@ class Room:
     def changes(self, now: float, tables: set[str] | None, results: bool, alerts: int) -> Json:
         """What the page needs after a change (``delta``: applied to its snapshot): the tiles of
         ``tables`` (None: every tile) and of the tables late now, the calls, the ``alerts`` last
-        alerts, the travellers and the ranking when ``results`` changed, and the small fields."""
+        alerts, and the small fields; when ``results`` changed, the results as they stand
+        (``results_view``: a ``ResultsView`` of values nobody changes, made into the page's travellers,
+        points and ranking outside the console's lock: ``tablectl.room.console_push.ResultsStream``)."""
         calls = self._sorted_calls()
         late = self.late(now)
         late_at = {x.table for x in late}
@@ -523,7 +525,7 @@ class Room:
                      "calls": [c.as_json(now) for c in calls], "alerts": self._alerts(min(alerts, 30)),
                      **self._header(now, late)}
         if results:
-            out.update(self._results_json())
+            out["results_view"] = self.results.view()
         return out
 
     def _sorted_calls(self) -> list[Call]:
@@ -545,8 +547,7 @@ class Room:
         return [{k: a.get(k) for k in _ALERT_FIELDS if k in a} for a in list(self.alerts)[-count:]]
 
     def _results_json(self) -> Json:
-        return {"travellers": self.results.travellers(), "ranking": self.results.ranking(),
-                "scores": self.results.scores()}
+        return self.results.view().as_json()
 
     def _header(self, now: float, late: list[Late]) -> Json:
         return {"now": now, "clock": None if self.clock is None else self.clock.as_json(now),
