@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI
                                 reason="no /usr/bin/chromium (make installs it)")
 
 PIN = "2468"
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
 def _result(table: int, seq: int, board: int, score_ns: int) -> str:
