@@ -21,10 +21,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from controller.fieldscore.model import ScoredResult
-from controller.room.standings import Made
+from controller.fieldscore.field import SectionsScore
+from controller.fieldscore.model import EventScore, ScoredResult
+from controller.room.standings import Made, ranking_rows, standing_json
 
-__all__ = ["BoardOutput", "BoardOutputs", "ResultsView", "points_json", "traveller_json"]
+__all__ = ["BoardOutput", "BoardOutputs", "ResultsView", "points_json", "ranking_json", "traveller_json"]
 
 Json = dict[str, Any]
 
@@ -144,15 +145,26 @@ class BoardOutputs:
         return self._clock
 
 
+def ranking_json(score: EventScore | None, sections: SectionsScore | None) -> list[Json]:
+    """Every pair (or team) of ``score`` ranked (with both places when ``sections`` play the same
+    boards: ``controller.room.standings.ranking_rows``); none before a result."""
+    if score is None:
+        return []
+    return ranking_rows(sections) if sections is not None else [standing_json(st) for st in score.standings]
+
+
 @dataclass(frozen=True, slots=True)
 class ResultsView:
     """The room's results at one moment, for the page: how the field is scored (``how``, with the
-    fouled boards), each board with results (``boards``, in order) and the ranking. Made under the
-    console's lock from values nobody changes, so it is read (and written as JSON) outside it."""
+    fouled boards), each board with results (``boards``, in order) and what the ranking is made of
+    (``ranked``, the rows when made already, else the scores: frozen values). Made under the
+    console's lock from values nobody changes, so it is read, and the ranking written, outside it."""
 
     how: Json
     boards: tuple[BoardOutput, ...]
-    ranking: tuple[Json, ...]
+    ranked: tuple[Json, ...] | None
+    score: EventScore | None
+    sections: SectionsScore | None
     epoch: object
 
     def travellers(self) -> list[Json]:
@@ -161,6 +173,11 @@ class ResultsView:
     def scores(self) -> Json:
         return {**self.how, "boards": {b.board: b.points for b in self.boards}}
 
-    def as_json(self) -> Json:
-        """The page's fields, whole: ``travellers``, ``ranking``, ``scores``."""
-        return {"travellers": self.travellers(), "ranking": list(self.ranking), "scores": self.scores()}
+    def ranking(self) -> list[Json]:
+        """The ranking's rows (``RoomResults.ranking``): made here when the room had not made them yet."""
+        return list(self.ranked) if self.ranked is not None else ranking_json(self.score, self.sections)
+
+    def as_json(self, ranking: list[Json] | None = None) -> Json:
+        """The page's fields, whole: ``travellers``, ``ranking`` (``ranking`` when made already), ``scores``."""
+        return {"travellers": self.travellers(), "ranking": self.ranking() if ranking is None else ranking,
+                "scores": self.scores()}

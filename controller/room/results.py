@@ -57,9 +57,9 @@ from controller.fieldscore.model import (
 from controller.fieldscore.session import Session
 from controller.room.adjustments import Desk, DeskEntry, DeskError, result_of
 from controller.room.attribution import Attribution, MovementWays, RoomAlert, _int, _set_boards, _Way, table_order
-from controller.room.board_output import BoardOutputs, ResultsView
+from controller.room.board_output import BoardOutputs, ResultsView, ranking_json
 from controller.room.boards import deals_differ, merged, rotation, turned
-from controller.room.standings import Made, Row, ScoredRows, ranking_rows, standing_json, team_matches
+from controller.room.standings import Made, Row, ScoredRows, team_matches
 
 __all__ = ["Attribution", "RoomAlert", "RoomResults", "deals_differ", "table_order"]
 
@@ -500,8 +500,9 @@ class RoomResults(MovementWays):
         traveller and points, made again only for the boards that changed, and the ranking."""
         scored = self.scored()
         boards = self._outputs.outputs(scored.made, tuple(scored.made), scored.points)  # in board order
-        return ResultsView({**self._how(scored), "fouled": scored.groups}, boards, tuple(self.ranking()),
-                           self._outputs.epoch)
+        ranked = None if scored.ranking is None else tuple(scored.ranking)
+        return ResultsView({**self._how(scored), "fouled": scored.groups}, boards, ranked,
+                           scored.score, scored.sections, self._outputs.epoch)
 
     def travellers(self) -> list[Json]:
         """Per board, every table's result: contract, result, North-South's score and the pairs."""
@@ -534,8 +535,7 @@ class RoomResults(MovementWays):
         if scored.score is None:
             return []
         if scored.ranking is None:  # made once a scoring: the console reads it for its page and the players'
-            scored.ranking = (ranking_rows(scored.sections) if scored.sections is not None
-                              else [standing_json(st) for st in scored.score.standings])
+            scored.ranking = ranking_json(scored.score, scored.sections)
         return list(scored.ranking)
 
     def report(self) -> Json:

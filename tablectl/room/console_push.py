@@ -118,12 +118,13 @@ class ResultsStream:
         whole = not (follows and self._known and view.epoch is self._epoch) or bool(out.get("full"))
         travellers = {b.board: b.traveller_version for b in view.boards}
         points = {b.board: b.points_version for b in view.boards}
-        ranking = {_ranked(row): (i, row) for i, row in enumerate(view.ranking)}
+        rows = view.ranking()  # made here, outside the lock, unless the room had it already
+        ranking = {_ranked(row): (i, row) for i, row in enumerate(rows)}
         old_travellers, old_points, old_ranking = self._travellers, self._points, self._ranking
         self._travellers, self._points, self._ranking = travellers, points, ranking
         self._epoch, self._known = view.epoch, True
         if whole:
-            out.update(view.as_json())
+            out.update(view.as_json(rows))
             return
         out["travellers_changed"] = {b.board: b.traveller for b in view.boards
                                      if old_travellers.get(b.board) != b.traveller_version} \
@@ -131,8 +132,8 @@ class ResultsStream:
         out["scores"] = {**view.how, "boards_changed": {b.board: b.points for b in view.boards
                                                         if old_points.get(b.board) != b.points_version}
                          | {b: None for b in old_points if b not in points}}
-        if len(ranking) != len(view.ranking):  # two rows of one pair: never; the ranking whole then
-            out["ranking"] = list(view.ranking)
+        if len(ranking) != len(rows):  # two rows of one pair: never; the ranking whole then
+            out["ranking"] = rows
             return
         moved = [{"at": i, "row": row} for key, (i, row) in ranking.items()
                  if (old := old_ranking.get(key)) is None or old[0] != i or (old[1] is not row and old[1] != row)]

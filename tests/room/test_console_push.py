@@ -42,7 +42,7 @@ def _push(boards: dict[str, tuple[int, int]], total: int = 0) -> dict[str, Any]:
     """A push's results: board -> (its score, its version), and one pair's total."""
     view = ResultsView({"name": "x"}, tuple(BoardOutput(b, {"board": b, "results": [s]}, {"1": {"points_ns": s}}, v, v)
                                             for b, (s, v) in boards.items()),
-                       ({"pair": "1NS", "section": None, "total": total},), _EPOCH)
+                       ({"pair": "1NS", "section": None, "total": total},), None, None, _EPOCH)
     return {"results_view": view}
 
 
@@ -76,8 +76,8 @@ def test_a_full_push_and_another_epochs_versions_carry_the_results_whole() -> No
     assert gone["travellers_changed"] == {"1": None} and gone["scores"]["boards_changed"] == {"1": None}
     assert "ranking_changed" not in gone and "ranking" not in gone  # the same ranking
     other = _push({"1": (10, 1)})
-    other["results_view"] = ResultsView({"name": "x"}, other["results_view"].boards, (), object())  # new results
-    stream.narrow(other, 4, 5)  # (a movement changed: the results made again, versions numbered anew)
+    other["results_view"] = ResultsView({"name": "x"}, other["results_view"].boards, None, None, None, object())
+    stream.narrow(other, 4, 5)  # a movement changed: the results made again, their versions numbered anew
     assert "travellers" in other and other["ranking"] == []
 
 

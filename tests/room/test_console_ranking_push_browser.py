@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,10 @@ def _result(table: int, seq: int, board: int, score_ns: int) -> str:
                        "prev": seq - 1, "time": "2026-11-27T20:00:00.000Z", "at": 1.0, "number": board,
                        "contract": "3NT", "declarer": "N", "tricks": 9, "result": "=", "score_ns": score_ns,
                        "status": "played", "pairs": {"NS": f"{table}N", "EW": f"{table}E"}})
+
+
+def _taken(console: Console, table: str, board: str) -> bool:
+    return table in console.room.results.results.get(board, {})
 
 
 @pytest.fixture
@@ -83,8 +88,7 @@ def test_the_pages_ranking_merged_from_the_rows_that_moved_is_the_consoles(conso
             waves = ((1, 2, 620), (5, 1, 430), (2, 2, -100), (6, 2, 400), (3, 2, 90), (2, 1, -200))
             for table, board, score in waves:  # each a result that moves the ranking, pushed when its turn comes
                 play(table, board, score)
-                wait(lambda t=table, b=board: str(t) in made.room.results.results.get(str(b), {}),
-                     what=f"table {table}'s board {board}")
+                wait(partial(_taken, made, str(table), str(board)), what=f"table {table}'s board {board}")
                 wait(shown, timeout=30.0, what="the page's ranking to be the console's")
             expect(page.locator("#ranking li")).to_have_count(12)
         finally:
