@@ -11,7 +11,9 @@ live, and the boards checked across the room (pure).
   by default, the session's scoring otherwise; a team movement's matches from its two rooms),
   recomputed only when something changed: every board's points, the ranking, a pair's scorecard.
 * the **Director's desk** (``controller.room.adjustments``): corrections and adjusted scores,
-  each an entry; the results are scored as they stand after them (``adjust``, ``entries``).
+  each an entry; the results are scored as they stand after them (``adjust``, ``entries``);
+* what the console's page shows (``view``): each board's traveller and points, made again only for
+  the boards whose rows or points changed, each with a version (``controller.room.board_output``).
 
 And it checks the boards across the room:
 
