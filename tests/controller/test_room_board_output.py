@@ -236,3 +236,21 @@ def test_the_ranking_of_two_sections_merged_row_by_row_is_the_official_one() -> 
             page.push()
             assert page.ranking == room.results.ranking() and page.is_the_rooms()
     assert {r["section"] for r in page.ranking} == {"A", "B"} and len(page.ranking) == 12
+
+
+def test_the_sessions_end_and_the_boards_released_in_each_push_follow_the_results_law_16c() -> None:
+    room, tables = _mitchell(rounds=(1, 2))
+    header = room.changes(0.0, set(), False, 0)
+    assert header["over"] is False and header["released"]["boards"] == []  # every board has a table to come
+    room.release("1")
+    assert room.changes(0.0, set(), False, 0)["released"]["boards"] == ["1"]  # the Director released it
+    room.release("1", False)
+    movement = SESSION.movement()
+    for table in (1, 2, 3):  # round 3: each board's last table plays it
+        s = next(x for x in movement.sittings if x.table == table and x.round == 3)
+        for board in movement.boards(s.board_set):
+            tables.result(str(table), board, 100)
+        released = room.changes(0.0, set(), False, 0)["released"]
+        assert released["all"] or {str(b) for b in movement.boards(s.board_set)} <= set(released["boards"])
+    header = room.changes(0.0, set(), False, 0)
+    assert header["over"] is True and header["released"]["all"] is True  # every table has played all its boards
