@@ -73,6 +73,12 @@ RESULTS_EVERY = 2.0
 it is tens of kB); the tiles, calls and alerts go at once."""
 
 
+RANKING_ROWS, RANKING_MOVED = 50, 0.75
+"""A ranking of ``RANKING_ROWS`` rows or more goes whole when more than ``RANKING_MOVED`` of its rows
+moved (each moved row carries its place: the whole is then smaller, as when every table has just
+finished a board)."""
+
+
 class ResultsStream:
     """What the latest push brought the pages to: its version, each board's traveller and points
     version and the ranking's rows with their places; whether results wait for their turn."""
@@ -107,7 +113,8 @@ class ResultsStream:
         only what differs from it, found by the boards' versions (``travellers_changed``,
         ``scores.boards_changed``: board -> its new value, None when gone) and the ranking's rows that
         moved (``ranking_changed``: each row with its place ``at``; ``ranking_gone``: pair and section;
-        ``ranking_count``: the rows in all); a full push, or one that does not follow, has them whole."""
+        ``ranking_count``: the rows in all; the ranking whole when most of a long one moved: ``RANKING_MOVED``);
+        a full push, or one that does not follow, has them whole."""
         follows = since == self._version
         self._version = version
         view: ResultsView | None = out.pop("results_view", None)
@@ -138,7 +145,9 @@ class ResultsStream:
         moved = [{"at": i, "row": row} for key, (i, row) in ranking.items()
                  if (old := old_ranking.get(key)) is None or old[0] != i or (old[1] is not row and old[1] != row)]
         gone = [{"pair": key[1], "section": key[0] or None} for key in old_ranking if key not in ranking]
-        if moved or gone:
+        if len(rows) >= RANKING_ROWS and len(moved) > RANKING_MOVED * len(rows):  # the whole is smaller
+            out["ranking"] = rows
+        elif moved or gone:
             out["ranking_changed"], out["ranking_gone"], out["ranking_count"] = moved, gone, len(ranking)
 
 

@@ -7,7 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from controller.room.board_output import BoardOutput, ResultsView
-from tablectl.room.console_push import JOURNAL, RESULTS_EVERY, CallsStream, Journal, ResultsStream, Since
+from tablectl.room.console_push import (
+    JOURNAL,
+    RANKING_ROWS,
+    RESULTS_EVERY,
+    CallsStream,
+    Journal,
+    ResultsStream,
+    Since,
+)
 
 
 def _journal(*changes: tuple[str, ...] | None) -> Journal:
@@ -118,3 +126,18 @@ def test_a_push_that_follows_the_last_carries_only_the_calls_that_changed() -> N
     full = {**_calls(("A1/1", "acknowledged", 15.0)), "full": True}
     stream.narrow(full, 9, 10)
     assert "calls" in full
+
+
+def test_a_long_ranking_goes_row_by_row_unless_most_of_it_moved() -> None:
+    def push(totals: list[int]) -> dict[str, Any]:
+        ranking = tuple({"pair": str(p), "section": "A", "total": t} for p, t in enumerate(totals))
+        return {"results_view": ResultsView({"name": "x"}, (), ranking, None, None, _EPOCH)}
+    stream = ResultsStream()
+    totals = list(range(RANKING_ROWS))
+    stream.narrow(push(totals), 0, 1)
+    few = push([t + (p < 2) for p, t in enumerate(totals)])  # two pairs scored more
+    stream.narrow(few, 1, 2)
+    assert [m["row"]["pair"] for m in few["ranking_changed"]] == ["0", "1"] and "ranking" not in few
+    most = push([t + 1 for t in totals])  # every pair: the ranking whole is smaller
+    stream.narrow(most, 2, 3)
+    assert len(most["ranking"]) == RANKING_ROWS and "ranking_changed" not in most
