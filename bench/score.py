@@ -19,17 +19,24 @@ realistic spread with a seed. Timed, each the median of ``--repeat`` runs:
   (``RoomResults``) take one more result and give the scored field and the ranking, only that
   board scored again (``controller.fieldscore.boardwise``), at each of ``--sizes`` tables
   (30, 100, 300, 500 by default); and the same tables as two sections of half as many, the
-  field scored both ways (each section alone and across the field, ``controller.fieldscore.field``).
+  field scored both ways (each section alone and across the field, ``controller.fieldscore.field``);
+- **the console's push after one result** at each of ``--sizes`` tables (the lead's target: the
+  lock the console thread needs for an alarm held a few ms): ``Room.changes`` as
+  ``tablectl.room.console_session.ConsoleSession.changes`` takes it under the console's lock (the
+  time it holds the lock, p50 and p99), then what it does outside it (``ResultsStream.narrow``:
+  only the boards and ranking rows that changed since the push before) and the push's size as
+  the page gets it (JSON), p50 and p99.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -52,6 +59,7 @@ from controller.fieldscore.field import across_the_field, in_each_section, secti
 from controller.records import scoretable
 from controller.room.adjustments import DeskEntry, Played
 from controller.room.console import Room
+from tablectl.room.console_push import CallsStream, ResultsStream
 
 # typical NS scores of a board: a contract made or set, with a few outliers
 SPREADS = ((420, 450, 450, 420, 170, -50, -100, 480, 620, 650),
@@ -142,8 +150,11 @@ def main() -> None:
     timed("console: one split score at the desk, the same", desk_change(room, weighted=True), args.repeat)
     room.end_session()  # every table's players now get their whole scorecards
     timed("console: the same, the session over", room_change(room, messages), args.repeat)
-    for tables in (int(n) for n in args.sizes.split(",") if n.strip()):
+    sizes = [int(n) for n in args.sizes.split(",") if n.strip()]
+    for tables in sizes:
         rescoring(tables, args.boards, args.repeat)
+    for tables in sizes:
+        pushing(tables, args.boards, args.repeat)
 
 
 def rescoring(tables: int, boards: int, repeat: int) -> None:
@@ -182,6 +193,48 @@ def rescoring(tables: int, boards: int, repeat: int) -> None:
             way.put(board, rs)
         return sections_score(ways[0].event_score(), ways[1].event_score(), Official.FIELD)
     timed(f"  the same in 2 sections of {tables // 2}, both rankings", both_ways, repeat)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def pushing(tables: int, boards: int, repeat: int) -> None:
+    """The console's push to the Director's page after one more result, at ``tables`` tables: the part
+    made under the console's lock (``Room.changes``), the part outside it, and the push's size."""
+    results = tuple(session(tables, boards))
+    room, messages = room_of(results, tables)
+    stream, calls = ResultsStream(), CallsStream()
+    version = [1]
+
+    def push(table: str) -> tuple[float, float, float, int]:
+        since, version[0] = version[0], version[0] + 1
+        start, start_cpu = time.perf_counter(), time.process_time()
+        out = room.changes(5000.0, {table}, True, 0)  # what ConsoleSession.changes makes under its lock
+        held, held_cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        stream.narrow(out, since, version[0])
+        calls.narrow(out, since, version[0])
+        text = json.dumps({"kind": "delta", "base": since, "version": version[0], **out}, separators=(",", ":"))
+        return held, held_cpu, time.perf_counter() - start - held, len(text)
+    push("1")  # the page's first push: the results whole
+    rng = random.Random(tables)
+    held, cpu, outside, size = [], [], [], []
+    for i in range(max(repeat, 20)):
+        table, last = messages[rng.randrange(len(messages))]
+        body = {**last, "seq": 10_000 + i, "prev": 10_000 + i - 1, "score_ns": rng.choice(SPREADS[0])}
+        room.receive("result", table, body, 5000.0)
+        h, c, o, n = push(table)
+        held.append(h)
+        cpu.append(c)
+        outside.append(o)
+        size.append(n)
+    print(f"{f'push after one result, {tables} tables: lock held':<52} p50 {percentile(held, 0.5) * 1000:8.2f} ms   "
+          f"p99 {percentile(held, 0.99) * 1000:8.2f} ms   cpu p50 {percentile(cpu, 0.5) * 1000:8.2f} ms")
+    print(f"{'  outside the lock (narrowed to what changed)':<52} p50 {percentile(outside, 0.5) * 1000:8.2f} ms   "
+          f"p99 {percentile(outside, 0.99) * 1000:8.2f} ms")
+    print(f"{'  the push as the page gets it':<52} p50 {percentile(size, 0.5) / 1024:8.1f} KB   "
+          f"p99 {percentile(size, 0.99) / 1024:8.1f} KB")
 
 
 def room_of(results: tuple[Result, ...], tables: int) -> tuple[Room, list[tuple[str, dict[str, object]]]]:

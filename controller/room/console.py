@@ -212,6 +212,8 @@ class Room:
         """table -> the Director's latest answer to its call (``on_my_way`` or ``done``), for its page."""
         self.folded: dict[str, int] = {}
         """table -> calls it made past ``OPEN_CALLS_PER_TABLE`` (counted, not queued)."""
+        self._complete: tuple[RoomResults, int, bool] | None = None  # session_over's, at results.changes
+        self._released: tuple[RoomResults, tuple[int, bool, frozenset[str]], Released] | None = None
 
     @property
     def travellers(self) -> dict[str, dict[str, Json]]:
@@ -435,7 +437,10 @@ class Room:
         given), or every table has played all its boards."""
         if self.ended and (now is None or self.undo_left(now) is None):
             return True
-        return session_complete(self.results)
+        known = self._complete
+        if known is None or known[0] is not self.results or known[1] != self.results.changes:
+            known = self._complete = (self.results, self.results.changes, session_complete(self.results))
+        return known[2]  # read by every push: made again only when the results changed
 
     def release(self, board: str, released_: bool = True) -> None:
         """The Director releases ``board`` to the players (or takes it back)."""
@@ -445,8 +450,13 @@ class Room:
             self.released_boards.discard(str(board))
 
     def released(self, now: float) -> Released:
-        """The boards the players may see anything of now (``controller.room.release``)."""
-        return released(self.results, over=self.session_over(now), by_director=self.released_boards)
+        """The boards the players may see anything of now (``controller.room.release``): made again
+        only when the results, the session's end or the Director's releases changed (every push reads it)."""
+        key = (self.results.changes, self.session_over(now), frozenset(self.released_boards))
+        known = self._released
+        if known is None or known[0] is not self.results or known[1] != key:
+            known = self._released = (self.results, key, released(self.results, over=key[1], by_director=key[2]))
+        return known[2]
 
     def _tables(self) -> list[str]:
         """Every table the console knows: those heard from, those with results, the session's."""
@@ -514,7 +524,9 @@ class Room:
     def changes(self, now: float, tables: set[str] | None, results: bool, alerts: int) -> Json:
         """What the page needs after a change (``delta``: applied to its snapshot): the tiles of
         ``tables`` (None: every tile) and of the tables late now, the calls, the ``alerts`` last
-        alerts, the travellers and the ranking when ``results`` changed, and the small fields."""
+        alerts, and the small fields; when ``results`` changed, the results as they stand
+        (``results_view``: a ``ResultsView`` of values nobody changes, made into the page's travellers,
+        points and ranking outside the console's lock: ``tablectl.room.console_push.ResultsStream``)."""
         calls = self._sorted_calls()
         late = self.late(now)
         late_at = {x.table for x in late}
@@ -523,7 +535,7 @@ class Room:
                      "calls": [c.as_json(now) for c in calls], "alerts": self._alerts(min(alerts, 30)),
                      **self._header(now, late)}
         if results:
-            out.update(self._results_json())
+            out["results_view"] = self.results.view()
         return out
 
     def _sorted_calls(self) -> list[Call]:
@@ -545,8 +557,7 @@ class Room:
         return [{k: a.get(k) for k in _ALERT_FIELDS if k in a} for a in list(self.alerts)[-count:]]
 
     def _results_json(self) -> Json:
-        return {"travellers": self.results.travellers(), "ranking": self.results.ranking(),
-                "scores": self.results.scores()}
+        return self.results.view().as_json()
 
     def _header(self, now: float, late: list[Late]) -> Json:
         return {"now": now, "clock": None if self.clock is None else self.clock.as_json(now),

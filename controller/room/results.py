@@ -11,7 +11,9 @@ live, and the boards checked across the room (pure).
   by default, the session's scoring otherwise; a team movement's matches from its two rooms),
   recomputed only when something changed: every board's points, the ranking, a pair's scorecard.
 * the **Director's desk** (``controller.room.adjustments``): corrections and adjusted scores,
-  each an entry; the results are scored as they stand after them (``adjust``, ``entries``).
+  each an entry; the results are scored as they stand after them (``adjust``, ``entries``);
+* what the console's page shows (``view``): each board's traveller and points, made again only for
+  the boards whose rows or points changed, each with a version (``controller.room.board_output``).
 
 And it checks the boards across the room:
 
@@ -28,7 +30,7 @@ And it checks the boards across the room:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,13 +53,15 @@ from controller.fieldscore.model import (
     FieldScoreError,
     Match,
     Result,
+    ScoredResult,
     Scoring,
 )
 from controller.fieldscore.session import Session
 from controller.room.adjustments import Desk, DeskEntry, DeskError, result_of
 from controller.room.attribution import Attribution, MovementWays, RoomAlert, _int, _set_boards, _Way, table_order
+from controller.room.board_output import BoardOutputs, ResultsView, ranking_json
 from controller.room.boards import deals_differ, merged, rotation, turned
-from controller.room.standings import Row, ScoredRows, ranking_rows, standing_json, team_matches
+from controller.room.standings import Made, Row, ScoredRows, team_matches
 
 __all__ = ["Attribution", "RoomAlert", "RoomResults", "deals_differ", "table_order"]
 
@@ -89,6 +93,21 @@ class _Scored:
     _standings: dict[tuple[str | None, str], Json] | None = None
     ranking: list[Json] | None = None
     """``RoomResults.ranking`` once made."""
+    made: Mapping[str, Made] = field(default_factory=dict)
+    """board -> its rows as they were scored (``RoomResults._rows``: made anew when they change)."""
+    points_of: Callable[[str], Sequence[ScoredResult | None]] | None = None
+    """A board's scored results, one per row with a result (None: read from ``rows``, once a board)."""
+    _points: dict[str, tuple[ScoredResult | None, ...]] = field(default_factory=dict)
+
+    def points(self, board: str) -> Sequence[ScoredResult | None]:
+        """``board``'s scored results, one per row with a result: the same object until scored again."""
+        if self.points_of is not None:
+            return self.points_of(board)
+        found = self._points.get(board)
+        if found is None:  # scored whole: every board's points are new with each scoring
+            found = self._points[board] = tuple(self.rows[(board, t)][2] for t, _, _, r in self.made[board][1]
+                                                if r is not None)
+        return found
 
     def of_pair(self, pair: str, section: str | None) -> list[tuple[str, str]]:
         """The (board, table) rows ``pair`` played in ``section`` (indexed once: every pair's
@@ -144,6 +163,8 @@ class RoomResults(MovementWays):
         self.changes = 0
         """How many times the results changed (a result, a deal, the desk): the console's page is sent
         the travellers and the ranking again only when it moved on."""
+        self._outputs = BoardOutputs()
+        """Each board's traveller and points as the page shows them, made again where they changed."""
         self.desk = Desk()
         """The Director's corrections and adjusted scores (``controller.room.adjustments``)."""
 
@@ -349,8 +370,11 @@ class RoomResults(MovementWays):
             participants = tuple((name or None, p) for name, movement in session.sections
                                  for p in movement.participants)
         if BoardwiseScore.supports(scoring, conventions):
-            return self._score_boardwise(boards, changed, groups, entries, participants)
-        return self._score_whole(boards, groups, entries, participants)
+            scored = self._score_boardwise(boards, changed, groups, entries, participants)
+        else:
+            scored = self._score_whole(boards, groups, entries, participants)
+        scored.made = {board: self._rows[board] for board in boards}
+        return scored
 
     def _sectioned(self) -> bool:
         """Whether the session has sections playing the same boards (scored both ways)."""
@@ -376,7 +400,7 @@ class RoomResults(MovementWays):
                     scorer.put(board, results)
         except FieldScoreError:
             self._scorers = None
-            return _Scored(None, ScoredRows(boards, self._rows, None), groups, entries)
+            return _Scored(None, ScoredRows(boards, self._rows, None), groups, entries, points_of=lambda _: ())
         sections = None
         if self._sectioned():
             assert session is not None
@@ -387,9 +411,9 @@ class RoomResults(MovementWays):
             official = next(iter(self._scorers.values()))
         rows = ScoredRows(boards, self._rows, official.scored)
         if not any(official.scored(board) for board in boards):
-            return _Scored(None, rows, groups, entries)
+            return _Scored(None, rows, groups, entries, points_of=official.scored)
         score = sections.official_score if sections is not None else official.event_score()
-        return _Scored(score, rows, groups, entries, sections)
+        return _Scored(score, rows, groups, entries, sections, points_of=official.scored)
 
     def _conventions(self, conventions: Conventions, across: bool) -> Conventions:
         """The session's conventions for the field scored across the field, or in each section (with
@@ -473,38 +497,23 @@ class RoomResults(MovementWays):
 
     # -- what the console shows ------------------------------------------------------------------------
 
+    def view(self) -> ResultsView:
+        """The results as the console's page shows them (``controller.room.board_output``): each board's
+        traveller and points, made again only for the boards that changed, and the ranking."""
+        scored = self.scored()
+        boards = self._outputs.outputs(scored.made, tuple(scored.made), scored.points)  # in board order
+        ranked = None if scored.ranking is None else tuple(scored.ranking)
+        return ResultsView({**self._how(scored), "fouled": scored.groups}, boards, ranked,
+                           scored.score, scored.sections, self._outputs.epoch)
+
     def travellers(self) -> list[Json]:
         """Per board, every table's result: contract, result, North-South's score and the pairs."""
-        scored = self.scored()
-        out = []
-        for board in sorted(scored.entries, key=table_order):
-            rows = []
-            for table in sorted(scored.entries[board], key=table_order):
-                r = scored.entries[board][table]
-                who = scored.rows[(board, table)][0]
-                pairs = {"NS": who.ns, "EW": who.ew} if who.round is not None else r.get("pairs")
-                rows.append({"table": table, "contract": r.get("contract"), "declarer": r.get("declarer"),
-                             "tricks": r.get("tricks"), "result": r.get("result"), "score_ns": r.get("score_ns"),
-                             "status": r.get("status"), "pairs": pairs,
-                             **{k: r[k] for k in _DESK_FIELDS if k in r}})
-            out.append({"board": board, "results": rows})
-        return out
+        return self.view().travellers()
 
     def scores(self) -> Json:
         """The field scored: scoring, whether ranked by direction, and per board and table the
         pairs, the round, the board as scored (a fouled board's group), and each side's points."""
-        scored = self.scored()
-        boards: dict[str, dict[str, Json]] = {}
-        for (board, table), (who, label, s) in scored.rows.items():
-            boards.setdefault(board, {})[table] = {
-                "ns": who.ns, "ew": who.ew, "section": who.section, "round": who.round, "label": label,
-                "law15": who.law15,
-                "points_ns": None if s is None else _round2(s.points_ns),
-                "points_ew": None if s is None else _round2(s.points_ew),
-                "percent_ns": None if s is None else _round2(s.percent_ns),
-                "percent_ew": None if s is None else _round2(s.percent_ew),
-                "top": None if s is None else _round2(s.top)}
-        return {**self._how(scored), "boards": boards, "fouled": scored.groups}
+        return self.view().scores()
 
     def _how(self, scored: _Scored) -> Json:
         """How the field is scored: name, scoring, by direction, the session; with sections playing
@@ -528,8 +537,7 @@ class RoomResults(MovementWays):
         if scored.score is None:
             return []
         if scored.ranking is None:  # made once a scoring: the console reads it for its page and the players'
-            scored.ranking = (ranking_rows(scored.sections) if scored.sections is not None
-                              else [standing_json(st) for st in scored.score.standings])
+            scored.ranking = ranking_json(scored.score, scored.sections)
         return list(scored.ranking)
 
     def report(self) -> Json:
@@ -582,6 +590,3 @@ class RoomResults(MovementWays):
         standing = scored.standing_row(pair, section, self.ranking)
         return {"pair": pair, "section": section, "standing": standing, "boards": rows}
 
-
-_DESK_FIELDS = ("lead", "artificial", "assigned", "weighted", "penalty_ns", "penalty_ew", "original", "desk")
-"""What a traveller row shows of the Director's entries (``controller.room.adjustments``)."""

@@ -5,8 +5,9 @@
 of the results' changes and of the alerts then: from a version it says which tiles, whether the
 results and how many alerts the page lacks (None: further back than it remembers, the page is
 sent the whole room). ``ResultsStream`` keeps what the latest push brought the pages to, board
-by board: the next push carries only the travellers and the points of the boards that differ,
-and the ranking only when it moved. ``CallsStream`` does the same for the calls: only when one changed.
+by board (each board's versions: ``controller.room.board_output``) and row by row of the ranking:
+the next push carries only the travellers and the points of the boards that changed and the
+ranking's rows that moved. ``CallsStream`` does the same for the calls: only when one changed.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["JOURNAL", "RESULTS_EVERY", "CallsStream", "Journal", "ResultsStream", "Since"]
+from controller.room.board_output import ResultsView
+
+__all__ = ["JOURNAL", "RESULTS_EVERY", "CallsStream", "Journal", "ResultsStream", "Since", "merged_ranking"]
 
 Json = dict[str, Any]
 
@@ -70,18 +73,27 @@ RESULTS_EVERY = 2.0
 it is tens of kB); the tiles, calls and alerts go at once."""
 
 
+RANKING_ROWS, RANKING_MOVED = 50, 0.75
+"""A ranking of ``RANKING_ROWS`` rows or more goes whole when more than ``RANKING_MOVED`` of its rows
+moved (each moved row carries its place: the whole is then smaller, as when every table has just
+finished a board)."""
+
+
 class ResultsStream:
     """What the latest push brought the pages to: its version, each board's traveller and points
-    and the ranking (as JSON text, to compare); whether results wait for their turn."""
+    version and the ranking's rows with their places; whether results wait for their turn."""
 
     def __init__(self) -> None:
         self.deferred = False
         """Results changed that the pages have not been sent yet (``RESULTS_EVERY``)."""
         self._sent_at = float("-inf")
         self._version = -1
-        self._travellers: dict[str, str] = {}
-        self._boards: dict[str, str] = {}
-        self._ranking = ""
+        self._known = False
+        """The pages have the results as ``_travellers``, ``_points`` and ``_ranking`` say."""
+        self._epoch: object = None
+        self._travellers: dict[str, int] = {}
+        self._points: dict[str, int] = {}
+        self._ranking: dict[tuple[str, str], tuple[int, Json]] = {}
 
     def due(self, changed: bool, since: int, now: float) -> bool:
         """Whether a push from ``since`` carries the results (``changed``: since then): at most every
@@ -96,32 +108,63 @@ class ResultsStream:
         return True
 
     def narrow(self, out: Json, since: int, version: int) -> None:
-        """Of the travellers and points in ``out`` (a push from ``since`` to ``version``), keep only
-        the boards that differ from the previous push (``travellers_changed``, ``scores.boards_changed``:
-        board -> its new value, None when gone) and the ranking only when it moved, when that push was
-        the one to ``since``; otherwise leave them whole (they become the reference)."""
+        """Write ``out``'s ``results_view`` (``controller.room.board_output.ResultsView``, a push from
+        ``since`` to ``version``) as the page's fields: when the previous push was the one to ``since``,
+        only what differs from it, found by the boards' versions (``travellers_changed``,
+        ``scores.boards_changed``: board -> its new value, None when gone) and the ranking's rows that
+        moved (``ranking_changed``: each row with its place ``at``; ``ranking_gone``: pair and section;
+        ``ranking_count``: the rows in all; the ranking whole when most of a long one moved: ``RANKING_MOVED``);
+        a full push, or one that does not follow, has them whole."""
         follows = since == self._version
         self._version = version
+        view: ResultsView | None = out.pop("results_view", None)
         if not follows:
-            self._travellers, self._boards, self._ranking = {}, {}, ""
-        if "travellers" not in out:
+            self._known = False
+        if view is None:
             return
-        travellers = {str(t["board"]): json.dumps(t, sort_keys=True) for t in out["travellers"]}
-        boards = {b: json.dumps(rows, sort_keys=True) for b, rows in out["scores"]["boards"].items()}
-        ranking = json.dumps(out["ranking"], sort_keys=True)
-        old_travellers, old_boards, old_ranking = self._travellers, self._boards, self._ranking
-        self._travellers, self._boards, self._ranking = travellers, boards, ranking
-        if not follows:
+        whole = not (follows and self._known and view.epoch is self._epoch) or bool(out.get("full"))
+        travellers = {b.board: b.traveller_version for b in view.boards}
+        points = {b.board: b.points_version for b in view.boards}
+        rows = view.ranking()  # made here, outside the lock, unless the room had it already
+        ranking = {_ranked(row): (i, row) for i, row in enumerate(rows)}
+        old_travellers, old_points, old_ranking = self._travellers, self._points, self._ranking
+        self._travellers, self._points, self._ranking = travellers, points, ranking
+        self._epoch, self._known = view.epoch, True
+        if whole:
+            out.update(view.as_json(rows))
             return
-        out["travellers_changed"] = {b: t for t in out.pop("travellers")
-                                     if old_travellers.get(b := str(t["board"])) != travellers[b]} \
+        out["travellers_changed"] = {b.board: b.traveller for b in view.boards
+                                     if old_travellers.get(b.board) != b.traveller_version} \
             | {b: None for b in old_travellers if b not in travellers}
-        scores = out["scores"]
-        every = scores.pop("boards")
-        scores["boards_changed"] = {b: rows for b, rows in every.items() if old_boards.get(b) != boards[b]} \
-            | {b: None for b in old_boards if b not in boards}
-        if old_ranking == ranking:
-            del out["ranking"]
+        out["scores"] = {**view.how, "boards_changed": {b.board: b.points for b in view.boards
+                                                        if old_points.get(b.board) != b.points_version}
+                         | {b: None for b in old_points if b not in points}}
+        if len(ranking) != len(rows):  # two rows of one pair: never; the ranking whole then
+            out["ranking"] = rows
+            return
+        moved = [{"at": i, "row": row} for key, (i, row) in ranking.items()
+                 if (old := old_ranking.get(key)) is None or old[0] != i or (old[1] is not row and old[1] != row)]
+        gone = [{"pair": key[1], "section": key[0] or None} for key in old_ranking if key not in ranking]
+        if len(rows) >= RANKING_ROWS and len(moved) > RANKING_MOVED * len(rows):  # the whole is smaller
+            out["ranking"] = rows
+        elif moved or gone:
+            out["ranking_changed"], out["ranking_gone"], out["ranking_count"] = moved, gone, len(ranking)
+
+
+def _ranked(row: Json) -> tuple[str, str]:
+    """A ranking row's pair (or team), with its section: what the page merges the rows by."""
+    return str(row.get("section") or ""), str(row.get("pair"))
+
+
+def merged_ranking(ranking: list[Json], changed: list[Json], gone: list[Json]) -> list[Json]:
+    """A ranking as the page has it, with a push's ``ranking_changed`` and ``ranking_gone`` applied
+    (what ``web_ui/static/console.js`` does: a test checks that it gives the ranking whole)."""
+    rows = {_ranked(row): (i, row) for i, row in enumerate(ranking)}
+    for row in gone:
+        rows.pop(_ranked(row), None)
+    for moved in changed:
+        rows[_ranked(moved["row"])] = (moved["at"], moved["row"])
+    return [row for _, row in sorted(rows.values(), key=lambda ir: ir[0])]
 
 
 class CallsStream:

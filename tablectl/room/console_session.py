@@ -241,9 +241,10 @@ class ConsoleSession:
             if tables is None:  # a pair named, a substitute seated (``people_changed``) is a full push
                 out["names"] = self.people.names()
             version = self.version  # what this push brings the page to: the console thread may bump it next
-        # Outside the lock, which the console thread takes to raise an alarm: comparing every board's
-        # traveller and points with the last push's is JSON of the whole room's results (the pushes are
-        # one after the other: ``web_ui.console``; ``out`` is made of new containers).
+        # Outside the lock, which the console thread takes to raise an alarm: the results as they stood
+        # (``results_view``: values nobody changes, each board's made only when it changed) written as
+        # the boards and ranking rows that moved since the last push (the pushes are one after the other:
+        # ``web_ui.console``; ``out`` is made of new containers).
         self._stream.narrow(out, since, version)
         self._calls_stream.narrow(out, since, version)
         out["connected"] = self._connected

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablectl.room.console_push import JOURNAL, RESULTS_EVERY, CallsStream, Journal, ResultsStream, Since
+from controller.room.board_output import BoardOutput, ResultsView
+from tablectl.room.console_push import (
+    JOURNAL,
+    RANKING_ROWS,
+    RESULTS_EVERY,
+    CallsStream,
+    Journal,
+    ResultsStream,
+    Since,
+)
 
 
 def _journal(*changes: tuple[str, ...] | None) -> Journal:
@@ -34,26 +43,50 @@ def test_a_version_further_back_than_the_journal_is_sent_the_whole_room() -> Non
     assert journal.since(JOURNAL + 6, 0, 0) == Since(frozenset(), True, -(JOURNAL + 6))
 
 
-def _push(boards: dict[str, int]) -> dict[str, Any]:
-    return {"travellers": [{"board": b, "results": [s]} for b, s in boards.items()],
-            "scores": {"name": "x", "boards": {b: {"1": {"points_ns": s}} for b, s in boards.items()}},
-            "ranking": [{"pair": "1NS", "total": sum(boards.values())}]}
+_EPOCH = object()
 
 
-def test_a_push_that_follows_the_last_carries_only_the_boards_that_differ() -> None:
+def _push(boards: dict[str, tuple[int, int]], total: int = 0) -> dict[str, Any]:
+    """A push's results: board -> (its score, its version), and one pair's total."""
+    view = ResultsView({"name": "x"}, tuple(BoardOutput(b, {"board": b, "results": [s]}, {"1": {"points_ns": s}}, v, v)
+                                            for b, (s, v) in boards.items()),
+                       ({"pair": "1NS", "section": None, "total": total},), None, None, _EPOCH)
+    return {"results_view": view}
+
+
+def test_a_push_that_follows_the_last_carries_only_the_boards_whose_version_moved() -> None:
     stream = ResultsStream()
-    first = _push({"1": 10, "2": 20})
+    first = _push({"1": (10, 1), "2": (20, 2)})
     stream.narrow(first, 0, 5)
-    assert "travellers" in first and "boards" in first["scores"]  # nothing before it: whole
-    second = _push({"1": 10, "2": 25, "3": 5})
+    assert "travellers" in first and "boards" in first["scores"] and "results_view" not in first  # whole
+    second = _push({"1": (10, 1), "2": (25, 4), "3": (5, 5)}, total=3)
     stream.narrow(second, 5, 6)
     assert second["travellers_changed"] == {"2": {"board": "2", "results": [25]}, "3": {"board": "3", "results": [5]}}
     assert second["scores"] == {"name": "x", "boards_changed": {"2": {"1": {"points_ns": 25}},
                                                                 "3": {"1": {"points_ns": 5}}}}
-    assert "travellers" not in second and "ranking" in second
-    third = _push({"1": 10, "2": 25, "3": 5})
+    assert "travellers" not in second and "ranking" not in second
+    assert second["ranking_changed"] == [{"at": 0, "row": {"pair": "1NS", "section": None, "total": 3}}]
+    third = _push({"1": (10, 1), "2": (25, 4), "3": (5, 5)})
     stream.narrow(third, 3, 7)  # not from the last push's version: whole again
-    assert "travellers" in third and "travellers_changed" not in third
+    assert "travellers" in third and "travellers_changed" not in third and "ranking" in third
+
+
+def test_a_full_push_and_another_epochs_versions_carry_the_results_whole() -> None:
+    stream = ResultsStream()
+    stream.narrow(_push({"1": (10, 1)}), 0, 1)
+    full = {**_push({"1": (10, 1)}), "full": True}
+    stream.narrow(full, 1, 2)
+    assert "travellers" in full and "ranking" in full
+    quiet: dict[str, Any] = {}  # a push without results, then one that follows it: only what changed
+    stream.narrow(quiet, 2, 3)
+    gone = _push({})
+    stream.narrow(gone, 3, 4)
+    assert gone["travellers_changed"] == {"1": None} and gone["scores"]["boards_changed"] == {"1": None}
+    assert "ranking_changed" not in gone and "ranking" not in gone  # the same ranking
+    other = _push({"1": (10, 1)})
+    other["results_view"] = ResultsView({"name": "x"}, other["results_view"].boards, None, None, None, object())
+    stream.narrow(other, 4, 5)  # a movement changed: the results made again, their versions numbered anew
+    assert "travellers" in other and other["ranking"] == []
 
 
 def test_results_go_at_most_every_few_seconds_on_the_pages_stream_and_none_is_forgotten() -> None:
@@ -93,3 +126,18 @@ def test_a_push_that_follows_the_last_carries_only_the_calls_that_changed() -> N
     full = {**_calls(("A1/1", "acknowledged", 15.0)), "full": True}
     stream.narrow(full, 9, 10)
     assert "calls" in full
+
+
+def test_a_long_ranking_goes_row_by_row_unless_most_of_it_moved() -> None:
+    def push(totals: list[int]) -> dict[str, Any]:
+        ranking = tuple({"pair": str(p), "section": "A", "total": t} for p, t in enumerate(totals))
+        return {"results_view": ResultsView({"name": "x"}, (), ranking, None, None, _EPOCH)}
+    stream = ResultsStream()
+    totals = list(range(RANKING_ROWS))
+    stream.narrow(push(totals), 0, 1)
+    few = push([t + (p < 2) for p, t in enumerate(totals)])  # two pairs scored more
+    stream.narrow(few, 1, 2)
+    assert [m["row"]["pair"] for m in few["ranking_changed"]] == ["0", "1"] and "ranking" not in few
+    most = push([t + 1 for t in totals])  # every pair: the ranking whole is smaller
+    stream.narrow(most, 2, 3)
+    assert len(most["ranking"]) == RANKING_ROWS and "ranking_changed" not in most

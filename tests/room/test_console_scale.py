@@ -204,4 +204,5 @@ def test_one_more_result_is_pushed_as_that_boards_traveller_not_every_boards(ano
     assert delta["kind"] == "delta" and "travellers" not in delta
     assert list(delta["travellers_changed"]) == ["2"] and len(delta["travellers_changed"]["2"]["results"]) == 5
     assert list(delta["scores"]["boards_changed"]) == ["2"] and "boards" not in delta["scores"]
-    assert delta["ranking"] and [r["pair"] for r in delta["ranking"]] != []
+    assert "ranking" not in delta and delta["ranking_changed"]  # the ranking's rows that moved, not the ranking
+    assert {m["row"]["pair"] for m in delta["ranking_changed"]} >= {"5N", "5E"}

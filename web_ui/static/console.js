@@ -16,7 +16,6 @@ const STATE_MEANING = {
   round_finished: "waiting for the next round", idle: "no board in play", playing: "nothing to do",
 };
 const NEEDS_DIRECTOR = new Set(["lost", "irregularity", "called"]);
-const CALL_WORD = { called: "WAITING", acknowledged: "ON MY WAY", being_ruled: "BEING RULED", resolved: "DONE" };
 const PHASE_WORD = { auction: "Bidding", declaration: "Declaration", play: "Play", done: "Board over", idle: "No board" };
 const SCORING_WORD = { MP: "matchpoints", Butler: "Butler IMPs", CrossIMP: "cross-IMPs", Teams: "teams" };
 const FIELD_WORD = { NS: "North-South", EW: "East-West" };
@@ -102,7 +101,9 @@ function tableOrder(a, b) {
 // fetched whole
 function applyDelta(delta) {
   if (!room || delta.base > room.version) { fetchRoom(); return; }
-  const { kind, base, tiles, alerts, full, alerts_count, travellers_changed, scores, calls_changed, calls_gone, ...rest } = delta;
+  const { kind, base, tiles, alerts, full, alerts_count, travellers_changed, scores, calls_changed, calls_gone,
+    ranking_changed, ranking_gone, ranking_count, ...rest } = delta;
+  if (ranking_changed && !mergeRanking(ranking_changed, ranking_gone, ranking_count)) { fetchRoom(); return; }
   if (travellers_changed) {
     const kept = room.travellers.filter((t) => !(String(t.board) in travellers_changed));
     for (const traveller of Object.values(travellers_changed)) if (traveller) kept.push(traveller);
@@ -129,15 +130,23 @@ function applyDelta(delta) {
   const fresh = Math.max(0, Math.min(alerts.length, alerts_count - (room.alerts_count || 0)));
   if (fresh) room.alerts = room.alerts.concat(alerts.slice(alerts.length - fresh)).slice(-30);
   Object.assign(room, rest);
-  if (!("calls" in rest)) {  // only the calls that changed: the others wait on, counted from the push's `now`
-    const gone = new Set((calls_gone || []).map((c) => c.key));
-    const fresh = new Map((calls_changed || []).map((c) => [c.key, c]));
-    room.calls = room.calls.filter((c) => !gone.has(c.key) && !fresh.has(c.key)).concat([...fresh.values()]);
-    for (const call of room.calls) if (call.state !== "resolved") call.waited = Math.max(0, room.now - call.since);
-  }
+  if (!("calls" in rest)) mergeCalls(calls_changed, calls_gone);  // console.calls.js
   room.alerts_count = alerts_count;
   roomAt = Date.now();
   renderRoom();
+}
+
+// the ranking's rows that moved (each with its place `at`) and those gone, merged by pair and section
+// into the page's ranking; false when the result is not a ranking of `count` rows (the room is fetched)
+function mergeRanking(changed, gone, count) {
+  const key = (r) => (r.section || "") + "\n" + r.pair;
+  const rows = new Map((room.ranking || []).map((r, i) => [key(r), [i, r]]));
+  for (const r of gone || []) rows.delete(key(r));
+  for (const m of changed) rows.set(key(m.row), [m.at, m.row]);
+  const merged = [...rows.values()].sort((a, b) => a[0] - b[0]);
+  if (merged.length !== count || merged.some(([at], i) => at !== i)) return false;
+  room.ranking = merged.map(([, r]) => r);
+  return true;
 }
 
 let roomFetching = false;
@@ -177,11 +186,6 @@ function ticking(seconds, cls) {
 function tick() {
   const since = (Date.now() - roomAt) / 1000;
   for (const node of document.querySelectorAll(".ticking")) node.textContent = clock(Number(node.dataset.base) + since);
-}
-
-function callWhat(call) {
-  const what = call.what || "Director called";
-  return call.irregularity !== null && call.irregularity !== undefined && call.seat ? what + " by " + call.seat : what;
 }
 
 function tableUrl(table, rest) {
@@ -245,55 +249,6 @@ function renderRoom() {
   replaceChildren("travellers", room.travellers.length ? room.travellers.map(travellerNode)
     : el("p", { class: "muted" }, "No board finished yet"));
   if (openTable !== null) renderTableHead();
-}
-
-function callItem(call) {
-  const open = call.state !== "resolved";
-  return el("li", { class: "call-item call-" + call.state, "data-key": call.key, "data-table": call.table },
-    el("button", { type: "button", class: "call-open", "aria-label": "open table " + call.table,
-      onclick: () => openTableView(call.table) },
-    el("span", { class: "call-table" }, el("small", {}, "Table"), el("b", {}, call.table)),
-    el("span", { class: "call-body" },
-      el("span", { class: "call-what" }, callWhat(call)),
-      el("span", { class: "call-meta" }, [call.board ? "board " + call.board : null, call.law ? "Law " + call.law : null]
-        .filter(Boolean).join(" \u00b7 ")))),
-    el("span", { class: "call-state" }, el("b", { class: "call-word" }, CALL_WORD[call.state] || plain(call.state)),
-      open ? [" for ", ticking(call.waited, "waited")] : call.outcome ? " \u00b7 " + plain(call.outcome) : null,
-      open && call.by ? el("span", { class: "call-by" + (mine(call) ? " mine" : "") }, whoGoes(call)) : null),
-    open ? el("span", { class: "call-actions" },
-      call.state === "called" ? el("button", { type: "button", class: "ack", onclick: () => markCall(call.key, "acknowledged") }, "On my way") : null,
-      call.by && !mine(call) ? el("button", { type: "button", class: "instead", onclick: () => markCall(call.key, "acknowledged", true) }, "Go instead") : null,
-      el("button", { type: "button", class: "done", onclick: () => markCall(call.key, "resolved") }, "Done")) : null);
-}
-
-// the call is the signed-in Director's own (they are on the way, or at the table)
-function mine(call) {
-  return !!(me && call.by === me.director);
-}
-
-// who is on the way to the call, or at its table, in words
-function whoGoes(call) {
-  const who = mine(call) ? "You" : call.by;
-  const verb = mine(call) ? "are" : "is";
-  return call.state === "being_ruled" ? who + " " + verb + " at the table" : who + " " + verb + " on the way";
-}
-
-function renderCalls() {
-  const byAge = (a, b) => a.since - b.since;
-  const open = room.calls.filter((c) => c.state !== "resolved").sort(byAge);
-  const resolved = room.calls.filter((c) => c.state === "resolved").sort((a, b) => b.since - a.since);
-  replaceChildren("calls-count", open.length ? String(open.length) : "");
-  replaceChildren("calls", open.length ? open.map(callItem) : el("li", { class: "muted none" }, "No call waiting"));
-  document.getElementById("resolved-calls").hidden = resolved.length === 0;
-  replaceChildren("resolved", resolved.map(callItem));
-}
-
-async function markCall(key, state, takeOver) {
-  try {
-    await api("POST", "/api/calls/mark", takeOver ? { key, state, take_over: true } : { key, state });
-  } catch (err) {
-    replaceChildren(openTable === null ? "calls-error" : "t-action-error", err.message);
-  }
 }
 
 function legendNode() {
