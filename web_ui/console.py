@@ -46,7 +46,9 @@ HTTP contract (errors are ``{"detail": ...}``):
   after every change ``{"kind": "delta", "base", "version", ...}``: what changed since version
   ``base`` (the tiles that changed, the calls, the new alerts; at most every 2 s the travellers and
   points of the boards that changed, ``travellers_changed`` and ``scores.boards_changed``, and the
-  ranking when it moved; ``full``: every tile), which a page at version ``base`` or later applies and a page
+  ranking's rows that moved, ``ranking_changed`` (each row with its place ``at``), ``ranking_gone`` and
+  ``ranking_count``, or the ranking whole on a full push, after a gap, or when most of a long ranking
+  moved; ``full``: every tile), which a page at version ``base`` or later applies and a page
   behind it answers by fetching ``GET /api/room`` (a push waiting for a slow page is replaced by
   the next one: that page finds the gap); ``{"kind": "alarm", "table", "text"}`` the moment a
   table raises an irregularity or calls the Director.
