@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.deal import Deal
-from controller.errors import NotationError
 from controller.fieldscore.boardwise import BoardwiseScore
 from controller.fieldscore.event import score_event
 from controller.fieldscore.field import (
@@ -60,7 +59,8 @@ from controller.fieldscore.session import Session
 from controller.room.adjustments import Desk, DeskEntry, DeskError, result_of
 from controller.room.attribution import Attribution, MovementWays, RoomAlert, _int, _set_boards, _Way, table_order
 from controller.room.board_output import BoardOutputs, ResultsView, ranking_json
-from controller.room.boards import deals_differ, merged, rotation, turned
+from controller.room.boards import deals_differ
+from controller.room.deals_seen import DealsSeen
 from controller.room.standings import Made, Row, ScoredRows, team_matches
 
 __all__ = ["Attribution", "RoomAlert", "RoomResults", "deals_differ", "table_order"]
@@ -68,10 +68,6 @@ __all__ = ["Attribution", "RoomAlert", "RoomResults", "deals_differ", "table_ord
 Json = dict[str, Any]
 
 _IDLE = (None, "idle", "done")
-
-
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _round2(value: float | None) -> float | None:
@@ -130,7 +126,7 @@ class _Scored:
         return self._standings.get((section or None, pair))
 
 
-class RoomResults(MovementWays):
+class RoomResults(DealsSeen, MovementWays):
     """The room's results (module doc): ``state`` and ``result`` take a table's messages and
     return what the Director must be told; the rest reads."""
 
@@ -153,6 +149,9 @@ class RoomResults(MovementWays):
         made again only for a board that changed (``_rescore``), so that one more result costs its board."""
         self._groups: dict[str, list[list[str]]] = {}
         """board -> its tables by the deal they played (``groups``), until its deals change."""
+        self._alike: dict[str, tuple[Deal, int]] = {}
+        """board -> what its tables saw of it together, and how many tables, while they all played one
+        deal (no board fouled, none turned): a table's deal that agrees with it changes nothing (``_deal``)."""
         self._made: dict[str, dict[str, tuple[Json, Attribution, str, Result | None, int]]] = {}
         """board -> table -> the entry, attribution, label and way (``_way_changes``) its result was made
         from: a board's rows made again keep the attribution and result of the tables whose entry and way
@@ -201,98 +200,6 @@ class RoomResults(MovementWays):
         if board is None:
             return []
         return self._began(table, board, "played") + self._deal(table, board, body.get("deal"))
-
-    # -- Law 87: the same board with different deals --------------------------------------------------
-
-    def _deal(self, table: str, board: int, text: object) -> list[RoomAlert]:
-        if not isinstance(text, str) or not text:
-            return []
-        try:
-            deal = Deal.parse(text)
-        except NotationError:
-            return []
-        known = self.deals.setdefault(str(board), {})
-        if known.get(table) == deal:
-            return []
-        known[table] = deal
-        self._rescore(str(board))
-        alerts = self._rotated(table, board, deal)
-        groups = self.groups(str(board))
-        told = self._told.get(str(board), 1)
-        if len(groups) <= told:
-            return alerts
-        self._told[str(board)] = len(groups)
-        if alerts:  # the new group is the rotation just told
-            return alerts
-        firsts = sorted((g[0] for g in groups), key=table_order)
-        what = f"Board {board} is fouled: {_and([f'table {t}' for t in firsts])} have different deals (Law 87)"
-        return [RoomAlert(f"room/87/{board}/{len(groups)}", table, board, "87", what)]
-
-    def _rotated(self, table: str, board: int, deal: Deal) -> list[RoomAlert]:
-        """Law 7: ``table``'s deal of ``board`` is another table's turned by some seats (module doc)."""
-        turns = self.turns.setdefault(str(board), {})
-        turns.pop(table, None)
-        for other, seen in sorted(self.deals[str(board)].items(), key=lambda kv: table_order(kv[0])):
-            if other == table or turns.get(other):
-                continue
-            k = rotation(deal, seen)
-            if k is None:
-                continue
-            turns[table] = k
-            how = {1: "turned one seat on (North held the West cards)",
-                   2: "turned round (North held the South cards)",
-                   3: "turned one seat back (North held the East cards)"}[k]
-            scored = ("scored with the others" if k == 2
-                      else "North-South held the East-West cards: scored as played, against the tables that "
-                           "played it so")
-            alike = [t for t, d in self.deals[str(board)].items()
-                     if t != table and not turns.get(t) and not deals_differ(d, seen)]
-            where = f"table {table}" if len(alike) > 1 else f"table {table} or table {other}"
-            what = (f"Board {board} was played rotated at {where}: table {table} had the hands of table {other} "
-                    f"{how}; {scored} (Law 7)")
-            return [RoomAlert(f"room/7/{board}/{table}", table, board, "7", what)]
-        return []
-
-    def groups(self, board: str) -> list[list[str]]:
-        """The tables of ``board`` by the deal they played (Law 87B): the most tables first; one
-        group when the board is not fouled. A board turned round (Law 7, 2 seats) is compared as it
-        should have lain."""
-        found: list[tuple[Deal, list[str]]] = []
-        turns = self.turns.get(board, {})
-        for table in sorted(self.deals.get(board, {}), key=table_order):
-            deal = self.deals[board][table]
-            if turns.get(table) == 2:
-                deal = turned(deal, 2)
-            for i, (seen, tables) in enumerate(found):
-                if not deals_differ(seen, deal):
-                    found[i] = (merged(seen, deal), [*tables, table])
-                    break
-            else:
-                found.append((deal, [table]))
-        found.sort(key=lambda g: (-len(g[1]), table_order(g[1][0])))
-        return [tables for _, tables in found]
-
-    def fouled(self) -> dict[str, list[list[str]]]:
-        """Every fouled board's groups of tables (``groups``), by board."""
-        out = {}
-        for board in sorted(self.deals, key=table_order):
-            groups = self._groups.get(board)
-            if groups is None:
-                groups = self._groups[board] = self.groups(board)
-            if len(groups) > 1:
-                out[board] = groups
-        return out
-
-    def group_deal(self, board: str, tables: Iterable[str]) -> Deal | None:
-        """The deal the ``tables`` played ``board`` with, as far as they saw it."""
-        deal: Deal | None = None
-        for table in tables:
-            seen = self.deals.get(board, {}).get(table)
-            if seen is not None and self.turns.get(board, {}).get(table) == 2:
-                seen = turned(seen, 2)
-            if seen is not None:
-                deal = seen if deal is None else merged(deal, seen)
-        return deal
 
     # -- the Director's desk ---------------------------------------------------------------------------------
 
