@@ -150,7 +150,7 @@ class Console(ConsoleCatchUp, ConsoleSession):
         """The latest acknowledgements and clearings published (``stop`` sees them sent)."""
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
-        self._subscribers: list[Callable[[Json], None]] = []
+        self._subscribers: tuple[Callable[[Json], None], ...] = ()
         self._acks: dict[str, tuple[str, int]] = {}
         self._connected = False
         self._lost_since: float | None = wall()

@@ -94,7 +94,7 @@ class ConsoleSession:
     _connected: bool
     _lost_since: float | None
     _lost_reason: str
-    _subscribers: list[Callable[[Json], None]]
+    _subscribers: tuple[Callable[[Json], None], ...]
     _journal: Journal
     _stream: ResultsStream
     _calls_stream: CallsStream
@@ -509,20 +509,20 @@ class ConsoleSession:
     def subscribe(self, callback: Callable[[Json], None]) -> Callable[[], None]:
         """``callback(message)`` on every change (``{"kind": "changed"}``) and alarm; from the console thread."""
         with self._lock:
-            self._subscribers.append(callback)
+            self._subscribers = (*self._subscribers, callback)
 
         def unsubscribe() -> None:
-            with self._lock, contextlib.suppress(ValueError):
-                self._subscribers.remove(callback)
+            with self._lock:
+                self._subscribers = tuple(c for c in self._subscribers if c is not callback)
         return unsubscribe
 
     def _notify(self) -> None:
         self._emit({"kind": "changed", "version": self.version})
 
     def _emit(self, message: Json) -> None:
-        with self._lock:
-            callbacks = list(self._subscribers)
-        for callback in callbacks:
+        # a tuple replaced whole (``subscribe``): read without the console's lock, which a page's push may
+        # hold while it takes the room's changes; an alarm never waits for it
+        for callback in self._subscribers:
             try:
                 callback(message)
             except Exception:
