@@ -117,8 +117,7 @@ class ConsoleMirror(ConsoleSession):
             made, self._mirror_waiting = self._take_corrections(waiting)
             if made:
                 self._bump(())
-        if made:
-            self._queue.put(("", b"", self._wall(), False))
+        if made:  # the pages: the desk, the travellers and the ranking (no table reads the head console)
             self._notify()
 
     def _take_corrections(self, waiting: tuple[TableCorrection, ...]) -> tuple[int, tuple[TableCorrection, ...]]:
