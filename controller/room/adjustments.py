@@ -25,6 +25,9 @@ An adjusted score (artificial or assigned) replaces the table's score; the later
 taking it back brings back the one before it (or the table's own). ``Desk.entry(board, table,
 body)`` gives the result entry as it now stands, the scores follow from it
 (``controller.room.results``), and ``result_of`` makes it the field's ``Result``.
+
+An event's head console also holds the corrections made at its rooms' consoles, taken from the
+tables' own logs: each marked ``from_room`` (``FromRoom``; ``controller.room.room_corrections``).
 """
 
 from __future__ import annotations
@@ -110,7 +113,7 @@ class FromRoom:
     taking it from the table's own log (``controller.room.room_corrections``). ``room`` is the room's
     name ("" when the head console does not know it), ``session`` the table's log session, ``entry``
     the entry's number at the room's console and ``made`` when it was made there (ISO 8601 UTC):
-    the three name the entry, so the head takes it once."""
+    with the entry's table they name it, so the head takes it once."""
 
     room: str
     session: str
