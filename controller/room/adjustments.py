@@ -25,6 +25,9 @@ An adjusted score (artificial or assigned) replaces the table's score; the later
 taking it back brings back the one before it (or the table's own). ``Desk.entry(board, table,
 body)`` gives the result entry as it now stands, the scores follow from it
 (``controller.room.results``), and ``result_of`` makes it the field's ``Result``.
+
+An event's head console also holds the corrections made at its rooms' consoles, taken from the
+tables' own logs: each marked ``from_room`` (``FromRoom``; ``controller.room.room_corrections``).
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from controller.seats import Seat, Vulnerability, board_vulnerability
 if TYPE_CHECKING:
     from controller.room.results import RoomResults
 
-__all__ = ["KINDS", "Desk", "DeskEntry", "DeskError", "Played", "absent", "absent_entries", "result_of"]
+__all__ = ["KINDS", "Desk", "DeskEntry", "DeskError", "FromRoom", "Played", "absent", "absent_entries", "result_of"]
 
 Json = dict[str, Any]
 
@@ -105,6 +108,28 @@ class Played:
 
 
 @dataclass(frozen=True, slots=True)
+class FromRoom:
+    """Where an entry of an event's head console was made: at a room's console, the head console
+    taking it from the table's own log (``controller.room.room_corrections``). ``room`` is the room's
+    name ("" when the head console does not know it), ``session`` the table's log session, ``entry``
+    the entry's number at the room's console and ``made`` when it was made there (ISO 8601 UTC):
+    with the entry's table they name it, so the head takes it once."""
+
+    room: str
+    session: str
+    entry: int
+    made: str
+
+    def as_json(self) -> Json:
+        return {"room": self.room, "session": self.session, "entry": self.entry, "made": self.made}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FromRoom:
+        """KeyError, TypeError, ValueError when unreadable."""
+        return cls(str(data["room"]), str(data["session"]), int(data["entry"]), str(data["made"]))
+
+
+@dataclass(frozen=True, slots=True)
 class DeskEntry:
     """One of the Director's entries (module doc): ``id`` (its place in the desk, from 1),
     ``kind``, the board and table, who made it, when (wall-clock seconds) and why."""
@@ -128,6 +153,8 @@ class DeskEntry:
     """penalty: a fraction of a top (matchpoints) or IMPs."""
     undoes: int | None = None
     """undo: the entry taken back."""
+    from_room: FromRoom | None = None
+    """An event's head console: the entry was made at a room's console (None: at this one)."""
 
     @property
     def law(self) -> str:
@@ -159,6 +186,8 @@ class DeskEntry:
             out["side"], out["amount"] = self.side, self.amount
         if self.undoes is not None:
             out["undoes"] = self.undoes
+        if self.from_room is not None:
+            out["from_room"] = self.from_room.as_json()
         return out
 
     @classmethod
@@ -167,13 +196,15 @@ class DeskEntry:
         try:
             played = data.get("played")
             award = data.get("award")
+            room = data.get("from_room")
             entry = cls(int(data["id"]), str(data["kind"]), str(data["board"]), str(data["table"]),
                         str(data["by"]), float(data["at"]), str(data["reason"]),
                         played=None if played is None else _played(played),
                         award=None if award is None else Artificial(Award(award["NS"]), Award(award["EW"])),
                         assigned=tuple((_played(a), float(a["weight"])) for a in data.get("assigned") or ()),
                         side=data.get("side"), amount=float(data.get("amount") or 0.0),
-                        undoes=None if data.get("undoes") is None else int(data["undoes"]))
+                        undoes=None if data.get("undoes") is None else int(data["undoes"]),
+                        from_room=None if room is None else FromRoom.from_json(room))
         except (KeyError, TypeError, ValueError) as exc:
             raise DeskError(f"unreadable desk entry {dict(data)!r}: {exc}") from None
         _check(entry)

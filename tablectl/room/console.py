@@ -28,6 +28,8 @@ it acknowledges on ``console/head/<id>`` (the tables keep their cursor from thei
 and only send again what the head lacks), another head console's acknowledgement is the alarm,
 and the room consoles' acknowledgements (``console/ack/<id>``, over the bridge) tell it when a
 room holds more of a table than it does (what a broker lost in a crash): it asks that table again.
+The corrections the tables took from their rooms' consoles it takes on its own desk, and it
+refuses its own Director's corrections of a table's result (``ConsoleMirror``, ``tablectl.room.console_mirror``).
 
 What it acknowledges and gives back or asks again (``ConsoleCatchUp``, ``tablectl.room.console_catchup``).
 The Director's session and desk (``ConsoleSession``, ``tablectl.room.console_session``, which
@@ -56,6 +58,7 @@ from controller.room.console import Room
 from tablectl.room.address import ClubAddress
 from tablectl.room.console_catchup import ConsoleCatchUp
 from tablectl.room.console_desk import DeskStore, restore_desk
+from tablectl.room.console_mirror import ConsoleMirror
 from tablectl.room.console_moves import apply_moves, load_moves
 from tablectl.room.console_people import People
 from tablectl.room.console_push import CallsStream, Journal, ResultsStream
@@ -92,7 +95,7 @@ _TICK = 5.0
 Json = dict[str, Any]
 
 
-class Console(ConsoleCatchUp, ConsoleSession):
+class Console(ConsoleCatchUp, ConsoleMirror, ConsoleSession):
     """The console's link to the room (module doc). ``start()``, then ``stop()``."""
 
     def __init__(self, address: ClubAddress, data_dir: Path, *, keepalive: int = 5,
@@ -496,6 +499,7 @@ class Console(ConsoleCatchUp, ConsoleSession):
         take_players_named_in(self, kept)  # the players named themselves at a table page (tablectl.room.table_names)
         if touched or refused:
             self._notify()
+        self._take_room_corrections(kept)  # the head console's: the rooms' corrections (tablectl.room.console_mirror)
 
     def _keep(self, kept: list[Message], states: dict[str, str], refused: list[Refusal],
               touched: set[str], rooms: dict[str, str] | None = None) -> dict[str, tuple[str, int]]:

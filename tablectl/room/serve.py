@@ -190,6 +190,8 @@ def _cmd_console(args: argparse.Namespace) -> int:
             print(f"tablectl console: {exc}", file=sys.stderr)
             return 2
     console = Console(address, Path(data_dir), session=session, head=args.head)
+    if team is not None:  # the centre's team names each room's tables: the head's desk says which room an entry is from
+        console.rooms = team.tables
     console.start()
     print(f"Director's console for {address.club} ({address.url()})")
     named = [h for h in options.hosts if h not in ("localhost", "127.0.0.1", "::1")]

@@ -114,6 +114,13 @@ class Event:
 @pytest.fixture
 def event(tmp_path: Path) -> Iterator[Event]:
     """Room A (tables 1 and 2) bridged through a relay to the centre; room B (table 3) only in the files."""
+    with running_event(tmp_path) as ev:
+        yield ev
+
+
+@contextlib.contextmanager
+def running_event(tmp_path: Path) -> Iterator[Event]:
+    """The ``event`` fixture's event (other modules make their fixture of it)."""
     require_mosquitto(passwd=True)
     centre_port, room_port = free_port(HOST), free_port(HOST)
     relay, head_relay = Relay(centre_port), Relay(centre_port)

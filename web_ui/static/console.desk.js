@@ -150,8 +150,9 @@ function renderDeskHistory() {
     el("li", { "data-entry": e.id, class: e.undone ? "undone" : null },
       el("b", {}, "#" + e.id + " Board " + e.board + ", table " + e.table + ": "), e.what,
       e.undone ? el("span", { class: "finding" }, " (taken back)") : null,
-      el("small", { class: "muted" }, " \u2014 " + e.reason + " (" + e.by + ", " + when(e.at) + ")"),
-      !e.undone && e.kind !== "undo"
+      el("small", { class: "muted" }, " \u2014 " + e.reason + " (" + e.by + ", " + when(e.at) +
+        (e.from_room ? ", at " + (e.from_room.room ? "room " + e.from_room.room : "the table's room") + "'s console" : "") + ")"),
+      !e.undone && e.kind !== "undo" && !e.from_room
         ? el("button", { type: "button", class: "secondary desk-undo", onclick: () => undoDesk(e) }, "Undo") : null))));
 }
 
