@@ -239,21 +239,24 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
             if not clients:
                 return
             async with push_lock:  # one after the other: each is the changes since the one before
-                changes = getattr(console, "changes", None)
-                delta = None if changes is None else await asyncio.to_thread(changes, pushed["version"])
-                if delta is None:
-                    snapshot = await asyncio.to_thread(console.snapshot)
-                    pushed["version"] = snapshot.get("version", -1)
-                    text = dumps({"kind": "room", **snapshot})
-                else:
-                    pushed["version"] = delta["version"]
-                    text = dumps(delta)
-                message = delta if delta is not None else {"kind": "room", **snapshot}
-                texts: dict[frozenset[str] | None, str] = {None: text}
+                scopes = set(clients.values())
+                # made and written as JSON off the loop, which meanwhile hands the pages their alarms
+                version, texts = await asyncio.to_thread(room_texts, pushed["version"], scopes)
+                pushed["version"] = version
                 for q, scope in list(clients.items()):
-                    if scope not in texts:  # a room Director's page: their rooms' tables only
-                        texts[scope] = dumps(scoped(message, scope))
+                    if scope not in texts:  # a page that came meanwhile: the next push is its own
+                        continue
                     _offer(q, texts[scope], room=True)
+
+        def room_texts(since: int, scopes: set[frozenset[str] | None]) -> tuple[int, dict[frozenset[str] | None, str]]:
+            """The push from version ``since`` (the whole room when the console no longer knows), as JSON
+            for the whole room's pages and for each room Director's page (their rooms' tables only)."""
+            changes = getattr(console, "changes", None)
+            delta = None if changes is None else changes(since)
+            message = delta if delta is not None else {"kind": "room", **console.snapshot()}
+            version = message["version"] if delta is not None else message.get("version", -1)
+            texts = {scope: dumps(message if scope is None else scoped(message, scope)) for scope in scopes | {None}}
+            return version, texts
 
         def changed(message: Json) -> None:  # on the console's thread: hand it to the loop
             if message.get("kind") == "alarm":
