@@ -252,8 +252,7 @@ class Console(ConsoleCatchUp, ConsoleMirror, ConsoleSession):
                 self._restart()
             acks = dict(self._acks)
             self._published.clear()  # sent again: a broker that lost its retained messages gets them back
-        for table, (session, seq) in acks.items():
-            self._publish_ack(table, session, seq)
+        self._publish_acks(acks)
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the players' results
         self._notify()
 
@@ -489,9 +488,7 @@ class Console(ConsoleCatchUp, ConsoleMirror, ConsoleSession):
             self._emit({"kind": "alarm", **alarm})
         self._taken(items)  # what still waits of each table is what follows this batch (``_keep``'s gaps)
         self._freed = True
-        acks = self._keep(kept, states, refused, touched, rooms)
-        for table, (session, seq) in acks.items():
-            self._publish_ack(table, session, seq)
+        self._publish_acks(self._keep(kept, states, refused, touched, rooms))
         for topic in clear:
             self._sent.append(self._client.publish(topic, b"", qos=1, retain=True))
         for table, session, since, upto in damaged:
