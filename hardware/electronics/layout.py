@@ -51,7 +51,7 @@ MM = pcbnew.FromMM
 SPACING = 1.0            # between the courtyards of packed parts
 LOOP_GAP = 0.5           # between neighbouring pad loops' copper
 LOOP_TRACK = 0.5         # the loop's copper (antenna.py's trace)
-STRIP_SPACING = 4.0      # between the pad board's reader parts: room for the QFN's and TSSOPs' tracks
+STRIP_SPACING = 2.5      # between the pad board's strip parts (courtyards): room for the QFN's and TSSOPs' tracks
 MIN_CLEARANCE = 0.2      # KiCad's default netclass clearance, which the DRC applies
 
 
@@ -200,6 +200,53 @@ def loop_returns(board: pcbnew.BOARD, fps: dict[str, pcbnew.FOOTPRINT]) -> None:
         board.Add(track)
 
 
+def _track(board: pcbnew.BOARD, net: pcbnew.NETINFO_ITEM, layer: int, a: tuple[float, float],
+           b: tuple[float, float], width: float = 0.25) -> None:
+    track = pcbnew.PCB_TRACK(board)
+    track.SetStart(pt(*a))
+    track.SetEnd(pt(*b))
+    track.SetWidth(MM(width))
+    track.SetLayer(layer)
+    track.SetNet(net)
+    board.Add(track)
+
+
+def _via(board: pcbnew.BOARD, net: pcbnew.NETINFO_ITEM, at: tuple[float, float]) -> None:
+    via = pcbnew.PCB_VIA(board)
+    via.SetViaType(pcbnew.VIATYPE_THROUGH)
+    via.SetPosition(pt(*at))
+    via.SetWidth(MM(board_routes.RULES.via_diameter))
+    via.SetDrill(MM(board_routes.RULES.via_drill))
+    via.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
+    via.SetNet(net)
+    board.Add(via)
+
+
+SWITCH_VIA = 1.75        # from the switch's centre to the vias of its sources' join, up and down
+
+
+def switch_fanout(board: pcbnew.BOARD, fps: dict[str, pcbnew.FOOTPRINT]) -> None:
+    """Each pad switch's own two joins, fixed before the router runs: the gates (pins 2 and 5, face to face)
+    straight across under the part on the front, the sources (pins 1 and 4, at opposite corners) through a
+    via above pin 4 and one below pin 1 and a track between them on the back. The router, left to itself,
+    joins the sources on the front and walls the bus pin in with the gates' net going round."""
+    for ref, fp in fps.items():
+        if not re.fullmatch(r"Q\d+[AB]", ref):
+            continue
+        pads = {p.GetNumber(): p for p in fp.Pads()}
+        at = {n: (pcbnew.ToMM(p.GetPosition().x), pcbnew.ToMM(p.GetPosition().y)) for n, p in pads.items()}
+        _track(board, pads["2"].GetNet(), pcbnew.F_Cu, at["5"], at["2"])
+        vias = []
+        for pin in ("4", "1"):
+            x, y = at[pin]
+            cy = pcbnew.ToMM(fp.GetPosition().y)
+            end = (x, cy + math.copysign(SWITCH_VIA, y - cy))
+            _track(board, pads[pin].GetNet(), pcbnew.F_Cu, at[pin], end)
+            _via(board, pads[pin].GetNet(), end)
+            vias.append(end)
+        _track(board, pads["1"].GetNet(), pcbnew.B_Cu, vias[0], vias[1])
+
+
 def _zone_outline(zone: pcbnew.ZONE, x0: float, y0: float, x1: float, y1: float) -> None:
     poly = zone.Outline()
     poly.NewOutline()
@@ -290,6 +337,72 @@ def pad_centres(zone: dict[str, float], origin: tuple[float, float]) -> list[tup
     return out
 
 
+def free_spot(target: tuple[float, float], extent: tuple[float, float, float, float],
+              taken: list[tuple[float, float, float, float]], region: tuple[float, float, float, float],
+              gap: float) -> tuple[float, float]:
+    """The position on the placement grid nearest ``target`` where a part of ``extent`` (left, top, right,
+    bottom around its position) lies inside ``region`` and ``gap`` from every box ``taken``."""
+    left, top, right, bottom = extent
+    x0, y0, x1, y1 = region
+    step = 2 * board_routes.GRID
+    best: tuple[float, float, float] | None = None
+    reach = 0.0
+    while best is None:
+        reach += 5.0
+        for i in range(-int(reach / step), int(reach / step) + 1):
+            for j in range(-int(reach / step), int(reach / step) + 1):
+                x, y = snap(target[0]) + i * step, snap(target[1]) + j * step
+                d = math.hypot(x - target[0], y - target[1])
+                if best is not None and (d, x, y) >= best:
+                    continue
+                box = (x + left, y + top, x + right, y + bottom)
+                if box[0] < x0 or box[1] < y0 or box[2] > x1 or box[3] > y1:
+                    continue
+                if any(box[0] < t[2] + gap and t[0] < box[2] + gap and box[1] < t[3] + gap and t[1] < box[3] + gap
+                       for t in taken):
+                    continue
+                best = (d, x, y)
+        if reach > max(x1 - x0, y1 - y0):
+            raise ValueError(f"no room for a part in the region {region}: a bigger board, or fewer parts")
+    return best[1], best[2]
+
+
+POWER_NETS = ("GND", "+3V3", "+5V")
+
+
+def place_near_nets(fps: list[tuple[pcbnew.FOOTPRINT, pcbnew.FOOTPRINT | None]], placed: list[pcbnew.FOOTPRINT],
+                    region: tuple[float, float, float, float], gap: float) -> None:
+    """Each part in turn where it is nearest the pads it shares a signal net with, ``gap`` from the parts
+    placed before; a part given a partner (a decoupling capacitor, its chip) by the partner's pads it shares
+    a net with, power nets included."""
+    taken = []
+    for fp in placed:
+        left, top, right, bottom = courtyard(fp)
+        x, y = pcbnew.ToMM(fp.GetPosition().x), pcbnew.ToMM(fp.GetPosition().y)
+        taken.append((x + left, y + top, x + right, y + bottom))
+    for fp, partner in fps:
+        nets = {p.GetNetname() for p in fp.Pads()} - {""}
+        signal = nets if partner else nets - set(POWER_NETS)
+        near = [(pcbnew.ToMM(p.GetPosition().x), pcbnew.ToMM(p.GetPosition().y))
+                for other in ([partner] if partner else placed) for p in other.Pads() if p.GetNetname() in signal]
+        if not near:
+            raise ValueError(f"{fp.GetReference()} shares no net with the parts placed before it")
+        target = (sum(x for x, _ in near) / len(near), sum(y for _, y in near) / len(near))
+        x, y = free_spot(target, courtyard(fp), taken, region, gap)
+        fp.SetPosition(pt(x, y))
+        left, top, right, bottom = courtyard(fp)
+        taken.append((x + left, y + top, x + right, y + bottom))
+        placed.append(fp)
+
+
+# the pad board's strip below the loops: the shift registers under the columns they switch, the reader and
+# its connector between them, then every other part by the pads it shares a net with (in this order)
+STRIP_ANCHORS = {"U2": (0.15, 0.3), "U3": (0.65, 0.3), "U1": (0.4, 0.65), "J1": (0.36, 0.2)}
+STRIP_ORDER = {"C16": "U2", "C17": "U3", "Y1": "", "C1": "", "C2": "", "L1": "", "L2": "", "C3": "", "C4": "",
+               "C5": "", "C6": "", "C7": "", "C8": "", "R1": "", "C9": "", "R2": "", "C14": "", "R3": "",
+               "C10": "U1", "C11": "U1", "C12": "U1", "C13": "U1", "C15": "U1"}     # part: its partner
+
+
 def place_pad_board(fps: dict[str, pcbnew.FOOTPRINT], zone: dict[str, float], w: float, h: float) -> None:
     """The loops under dummy's columns, each pad's two switches beside it, the reader and registers below."""
     centres = pad_centres(zone, (4.0, 4.0))
@@ -299,9 +412,15 @@ def place_pad_board(fps: dict[str, pcbnew.FOOTPRINT], zone: dict[str, float], w:
             fps[f"Q{k}{end}"].SetPosition(pt(cx - zone["pad_width"] / 2 - 8.0, cy - 16.0 + 6.0 * j))   # by its ends
             fps[f"Q{k}{end}"].SetOrientationDegrees(180)     # drain (pin 3) towards the loop, pin 6 to the bus
     bottom = max(cy for _, cy in centres) + zone["pad_height"] / 2 + 3.0
-    rest = [fp for ref, fp in sorted(fps.items()) if not re.fullmatch(r"ANT\d+|Q\d+[AB]", ref)]
-    rest.sort(key=lambda fp: -(courtyard(fp)[3] - courtyard(fp)[1]))
-    pack(rest, (12.0, bottom, w - 12.0, h - 1.0), spacing=STRIP_SPACING)
+    rest = {ref for ref in fps if not re.fullmatch(r"ANT\d+|Q\d+[AB]", ref)}
+    if rest != set(STRIP_ANCHORS) | set(STRIP_ORDER):
+        raise ValueError(f"the pad board's strip does not place {sorted(rest ^ (set(STRIP_ANCHORS) | set(STRIP_ORDER)))}")
+    for ref, (fx, fy) in STRIP_ANCHORS.items():
+        fps[ref].SetPosition(pt(snap(fx * w), snap(bottom + fy * (h - bottom))))
+    fps["J1"].SetOrientationDegrees(90)      # lying along the strip: the registers' lines pass above the reader
+    region = (12.0, bottom, w - 12.0, h - 2.0)
+    place_near_nets([(fps[r], fps[p] if p else None) for r, p in STRIP_ORDER.items()],
+                    [fps[r] for r in STRIP_ANCHORS], region, STRIP_SPACING)
 
 
 # -- the board ----------------------------------------------------------------------------------------
@@ -352,6 +471,7 @@ def build_board(b: circuits.Board, path: Path) -> pcbnew.BOARD:
     else:
         place_pad_board(fps, zone, w, h)
         loop_returns(board, fps)
+        switch_fanout(board, fps)
     corners = [(inset, inset), (w - inset, inset), (inset, h - inset), (w - inset, h - inset)]
     if b.name == "pad-board":
         corners += [(w / 2, inset), (w / 2, h - inset)]

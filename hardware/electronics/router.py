@@ -32,7 +32,6 @@ import itertools
 import math
 import os
 import sys
-import time
 from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -66,8 +65,9 @@ class Rules:
     wrong_way: float = 1.5        # a run across the layer's preferred direction costs this much a cell
     max_expansions: int = 100_000
     rip_limit: int = 3
-    time_limit: float = math.inf  # seconds: the nets not routed by then are given up
+    history: float = 0.0          # cost added to a cell (in cells) each time a net is routed over others' tracks there
     first: tuple[str, ...] = ()   # nets routed before the others (a bus that reaches every corner)
+    last: tuple[str, ...] = ()    # nets routed after the others (a ground a pour joins where tracks cannot)
 
 
 @dataclass(frozen=True)
@@ -129,9 +129,53 @@ class Result:
         return sum(math.dist(t.a, t.b) for t in self.tracks)
 
 
-def net_order(problem: Problem, first: tuple[str, ...] = ()) -> list[str]:
+def _touch(a: Pad, b: Pad) -> bool:
+    """Do two pieces of a net's copper meet (a layer in common, an end, centre or corner of one on the other)?"""
+    if not a.layers & b.layers:
+        return False
+    def points(shape: Shape) -> tuple[Point, ...]:
+        return (shape.a, shape.b) if shape.kind == "segment" else (shape.a,)
+    return any(b.shape.distance(*q) <= 1e-6 for q in points(a.shape)) or \
+        any(a.shape.distance(*q) <= 1e-6 for q in points(b.shape))
+
+
+def settle_fixed(problem: Problem) -> Problem:
+    """Pads already joined by fixed copper (tracks and vias given as pads that are not terminals) count as one
+    terminal: the first of them stays one, the others become copper of the net already joined."""
+    pads = list(problem.pads)
+    parent = list(range(len(pads)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    by_net: dict[str, list[int]] = {}
+    for i, p in enumerate(pads):
+        if p.net:
+            by_net.setdefault(p.net, []).append(i)
+    for members in by_net.values():
+        fixed = [i for i in members if not pads[i].terminal]
+        if not fixed:
+            continue
+        for i in fixed:
+            for j in members:
+                if i != j and find(i) != find(j) and _touch(pads[i], pads[j]):
+                    parent[find(i)] = find(j)
+    kept: set[int] = set()
+    for i, p in enumerate(pads):
+        if p.terminal and p.net:
+            root = find(i)
+            if root in kept:
+                pads[i] = Pad(p.net, p.shape, p.layers, p.drill, terminal=False, name=p.name)
+            kept.add(root)
+    return Problem(problem.box, tuple(pads), problem.obstacles, problem.power)
+
+
+def net_order(problem: Problem, first: tuple[str, ...] = (), last: tuple[str, ...] = ()) -> list[str]:
     """Nets with two terminals or more: those named ``first`` in that order, then the smallest bounding
-    box (half perimeter) first."""
+    box (half perimeter) first, those named ``last`` at the end."""
     where: dict[str, list[Point]] = {}
     for p in problem.pads:
         if p.net and p.terminal:
@@ -140,7 +184,8 @@ def net_order(problem: Problem, first: tuple[str, ...] = ()) -> list[str]:
         xs, ys = [c[0] for c in where[net]], [c[1] for c in where[net]]
         return max(xs) - min(xs) + max(ys) - min(ys)
     nets = sorted((n for n in where if len(where[n]) > 1), key=lambda n: (span(n), n))
-    return [n for n in first if n in nets] + [n for n in nets if n not in first]
+    middle = [n for n in nets if n not in first and n not in last]
+    return [n for n in first if n in nets] + middle + [n for n in last if n in nets and n not in first]
 
 
 def simplify(cells: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
@@ -187,6 +232,8 @@ class Grid:
         self.dyn: list[list[array[int]]] = []
         self.via_block = bytearray()
         self.clear_dynamic()
+        # history[layer][cell]: what a centreline here costs more, for each time nets fought over the cell
+        self.history = [array("f", bytes(4 * self.n)) for _ in (0, 1)]
 
     # -- cells -----------------------------------------------------------------------------------
     def xy(self, cell: int) -> Point:
@@ -312,6 +359,7 @@ class Grid:
         """A* from any source to any target state; ``penalty``: other nets' tracks cost instead of block."""
         r, n, nx, ny = self.rules, self.n, self.nx, self.ny
         st, dy = self.static[k], self.dyn[k]
+        hist = self.history
         vst, vdy = self.static[2], self.dyn[2]
         vblock = self.via_block
         gx = [((x - self.ox) / r.pitch, (y - self.oy) / r.pitch) for x, y in goal]
@@ -359,7 +407,7 @@ class Grid:
             x, y = c % nx, c // nx
             gs = g[s]
             head = heading[s]
-            own, dyn = st[layer], dy[layer]
+            own, dyn, hs = st[layer], dy[layer], hist[layer]
             for d, (mx, my, base, axis) in enumerate(moves):
                 xx, yy = x + mx, y + my
                 if not (0 <= xx < nx and 0 <= yy < ny):
@@ -368,7 +416,7 @@ class Grid:
                 o = own[cc]
                 if o != 0 and o != nid:
                     continue
-                cost = base
+                cost = base + hs[cc]
                 if axis == 2:      # no corner cutting past copper
                     o1, o2 = own[y * nx + xx], own[yy * nx + x]
                     if (o1 != 0 and o1 != nid) or (o2 != 0 and o2 != nid):
@@ -398,7 +446,7 @@ class Grid:
             t = other * n + c
             if t in done or vblock[c]:
                 continue
-            ok, cost = True, r.via_cost
+            ok, cost = True, r.via_cost + hist[other][c]
             for lay in (0, 1):
                 o = vst[lay][c]
                 if o != 0 and o != nid:
@@ -434,6 +482,15 @@ class Grid:
             prev, cur = cur, parent.get(cur, -1)
             steps += 1
         return False
+
+    def contest(self, nid: int, path: list[State], k: int, amount: float) -> None:
+        """The cells where a path runs over other nets' tracks cost ``amount`` more from now on (for every net:
+        the next searches go round them if they can, and the net that cannot keeps them)."""
+        for s in path:
+            layer, c = divmod(s, self.n)
+            q = self.dyn[k][layer][c]
+            if q != 0 and q != nid:
+                self.history[layer][c] += amount
 
     def owners_along(self, path: list[State], k: int) -> set[int]:
         """The other nets whose tracks a path crosses."""
@@ -477,12 +534,13 @@ def _geometry(grid: Grid, net: _Net, name: str) -> tuple[list[Track], list[Via]]
 def route(problem: Problem, rules: Rules = Rules(),
           progress: Callable[[int, int, str], None] | None = None) -> Result:
     """Every net of the problem joined with tracks and vias that keep the rules (as far as it can)."""
+    problem = settle_fixed(problem)
     grid = Grid(problem, rules)
     by_net: dict[str, list[Pad]] = {}
     for pad in problem.pads:
         if pad.net and pad.terminal:
             by_net.setdefault(pad.net, []).append(pad)
-    order = net_order(problem, rules.first)
+    order = net_order(problem, rules.first, rules.last)
     nets = {name: _Net(grid.ids[name], name) for name in order}
     ripped_count = {name: 0 for name in order}
     queue = list(order)
@@ -513,6 +571,7 @@ def route(problem: Problem, rules: Rules = Rules(),
                 path = grid.search(net.id, k, sources, tree, goal, penalty=penalty)
                 if path is not None:
                     if penalty:
+                        grid.contest(net.id, path, k, rules.history)
                         victims |= grid.owners_along(path, k) - {net.id, -2}
                         if -2 in {grid.dyn[k][s // grid.n][s % grid.n] for s in path}:
                             victims |= _mixed_owners(grid, path, k, nets, net.id)
@@ -532,11 +591,7 @@ def route(problem: Problem, rules: Rules = Rules(),
                 return victims | {-1}
         return victims if penalty else None
 
-    start_time = time.monotonic()
     while queue:
-        if time.monotonic() - start_time > rules.time_limit:
-            failed += queue
-            break
         name = queue.pop(0)
         net = nets[name]
         net.paths, net.widths = [], []
@@ -545,7 +600,7 @@ def route(problem: Problem, rules: Rules = Rules(),
         else:
             _unroute(grid, nets, routed, name)
             blockers = attempt(name, True)
-            others = {nm for nm in routed if grid.ids[nm] in (blockers or set())}
+            others = [nm for nm in routed if grid.ids[nm] in (blockers or set())]     # in routing order
             if blockers is None or -1 in blockers or any(ripped_count[o] >= rules.rip_limit for o in others):
                 failed.append(name)
                 _unroute(grid, nets, routed, name)
@@ -568,8 +623,6 @@ def route(problem: Problem, rules: Rules = Rules(),
     for name in list(failed):     # what the others left room for: each failed net as far as it goes
         best: tuple[list[list[State]], list[float]] = ([], [])
         for first in range(min(3, len(by_net[name]))):     # a start pad walled in joins nothing: another
-            if first and time.monotonic() - start_time > rules.time_limit:
-                break
             nets[name].paths, nets[name].widths = [], []
             attempt(name, False, partial=True, first=first)
             if len(nets[name].paths) > len(best[0]):
