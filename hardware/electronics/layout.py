@@ -247,6 +247,45 @@ def switch_fanout(board: pcbnew.BOARD, fps: dict[str, pcbnew.FOOTPRINT]) -> None
         _track(board, pads["1"].GetNet(), pcbnew.B_Cu, vias[0], vias[1])
 
 
+# the chips' supply pins given a via each before the router runs (pins side by side on one net share one): a fine
+# pitch chip's supply pins between signal pins are what the router walls in when the signals are routed first
+POWER_FANOUT = {"U1": "+3V3", "U2": "+5V", "U3": "+5V"}
+FANOUT_REACH = 0.8       # from the pin's outer end to the via's centre
+
+
+def power_fanout(board: pcbnew.BOARD, fp: pcbnew.FOOTPRINT, net: str) -> None:
+    """A via in front of each group of ``net``'s pins (pins closer than 0.7 mm together: one group), outwards
+    from the chip's centre, and a track from each pin of the group to it."""
+    cx, cy = pcbnew.ToMM(fp.GetPosition().x), pcbnew.ToMM(fp.GetPosition().y)
+    pins = []
+    for pad in fp.Pads():
+        x, y = pcbnew.ToMM(pad.GetPosition().x), pcbnew.ToMM(pad.GetPosition().y)
+        if pad.GetNetname() == net and math.hypot(x - cx, y - cy) > 1.0:       # not the exposed pad
+            box = pad.GetBoundingBox()
+            pins.append((x, y, pcbnew.ToMM(box.GetWidth()) / 2, pcbnew.ToMM(box.GetHeight()) / 2, pad.GetNet()))
+    pins.sort(key=lambda p: (p[0], p[1]))
+    groups: list[list[tuple[float, float, float, float, pcbnew.NETINFO_ITEM]]] = []
+    for pin in pins:
+        near = next((g for g in groups if any(math.hypot(pin[0] - q[0], pin[1] - q[1]) < 0.7 for q in g)), None)
+        if near is None:
+            groups.append([pin])
+        else:
+            near.append(pin)
+    for group in groups:
+        mx, my = sum(p[0] for p in group) / len(group), sum(p[1] for p in group) / len(group)
+        if abs(mx - cx) >= abs(my - cy):
+            sign = math.copysign(1.0, mx - cx)
+            end = max(sign * (p[0] - cx) + p[2] for p in group)
+            at = (snap(cx + sign * (end + FANOUT_REACH)), my)
+        else:
+            sign = math.copysign(1.0, my - cy)
+            end = max(sign * (p[1] - cy) + p[3] for p in group)
+            at = (mx, snap(cy + sign * (end + FANOUT_REACH)))
+        for x, y, _, _, netinfo in group:
+            _track(board, netinfo, pcbnew.F_Cu, (x, y), at)
+        _via(board, group[0][4], at)
+
+
 def _zone_outline(zone: pcbnew.ZONE, x0: float, y0: float, x1: float, y1: float) -> None:
     poly = zone.Outline()
     poly.NewOutline()
@@ -472,6 +511,8 @@ def build_board(b: circuits.Board, path: Path) -> pcbnew.BOARD:
         place_pad_board(fps, zone, w, h)
         loop_returns(board, fps)
         switch_fanout(board, fps)
+        for ref, net in POWER_FANOUT.items():
+            power_fanout(board, fps[ref], net)
     corners = [(inset, inset), (w - inset, inset), (inset, h - inset), (w - inset, h - inset)]
     if b.name == "pad-board":
         corners += [(w / 2, inset), (w / 2, h - inset)]

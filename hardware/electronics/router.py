@@ -65,6 +65,9 @@ class Rules:
     wrong_way: float = 1.5        # a run across the layer's preferred direction costs this much a cell
     max_expansions: int = 100_000
     rip_limit: int = 3
+    rounds: int = 1               # rounds of routing what the last one left, its blockers ripped up again
+    halo: float = 0.0             # mm round each small pad where a centreline costs halo_cost a cell more
+    halo_cost: float = 1.0
     history: float = 0.0          # cost added to a cell (in cells) each time a net is routed over others' tracks there
     first: tuple[str, ...] = ()   # nets routed before the others (a bus that reaches every corner)
     last: tuple[str, ...] = ()    # nets routed after the others (a ground a pour joins where tracks cannot)
@@ -142,6 +145,12 @@ def _touch(a: Pad, b: Pad) -> bool:
 def settle_fixed(problem: Problem) -> Problem:
     """Pads already joined by fixed copper (tracks and vias given as pads that are not terminals) count as one
     terminal: the first of them stays one, the others become copper of the net already joined."""
+    return fixed_groups(problem)[0]
+
+
+def fixed_groups(problem: Problem) -> tuple[Problem, dict[Pad, tuple[Pad, ...]]]:
+    """:func:`settle_fixed`'s problem, and for each terminal the copper joined to it (itself, the pads and the
+    fixed tracks and vias): a track may start from any of it, on any of its layers (a fixed via's other side)."""
     pads = list(problem.pads)
     parent = list(range(len(pads)))
 
@@ -163,14 +172,20 @@ def settle_fixed(problem: Problem) -> Problem:
             for j in members:
                 if i != j and find(i) != find(j) and _touch(pads[i], pads[j]):
                     parent[find(i)] = find(j)
-    kept: set[int] = set()
+    kept: dict[int, int] = {}
     for i, p in enumerate(pads):
         if p.terminal and p.net:
             root = find(i)
             if root in kept:
                 pads[i] = Pad(p.net, p.shape, p.layers, p.drill, terminal=False, name=p.name)
-            kept.add(root)
-    return Problem(problem.box, tuple(pads), problem.obstacles, problem.power)
+            else:
+                kept[root] = i
+    members: dict[int, list[Pad]] = {}
+    for i, p in enumerate(pads):
+        if p.net and find(i) in kept:
+            members.setdefault(find(i), []).append(p)
+    groups = {pads[i]: tuple(members[root]) for root, i in kept.items()}
+    return Problem(problem.box, tuple(pads), problem.obstacles, problem.power), groups
 
 
 def net_order(problem: Problem, first: tuple[str, ...] = (), last: tuple[str, ...] = ()) -> list[str]:
@@ -234,6 +249,13 @@ class Grid:
         self.clear_dynamic()
         # history[layer][cell]: what a centreline here costs more, for each time nets fought over the cell
         self.history = [array("f", bytes(4 * self.n)) for _ in (0, 1)]
+        if rules.halo > 0:     # in front of a small pad: its net's way out, which other nets pass at a cost
+            for pad in problem.pads:
+                if pad.terminal and pad.drill == 0:
+                    cells = list(self.cells_near(pad.shape, rules.clearance + rules.track / 2 + rules.margin + rules.halo))
+                    for layer in pad.layers:
+                        for c in cells:
+                            self.history[layer][c] = rules.halo_cost
 
     # -- cells -----------------------------------------------------------------------------------
     def xy(self, cell: int) -> Point:
@@ -534,8 +556,16 @@ def _geometry(grid: Grid, net: _Net, name: str) -> tuple[list[Track], list[Via]]
 def route(problem: Problem, rules: Rules = Rules(),
           progress: Callable[[int, int, str], None] | None = None) -> Result:
     """Every net of the problem joined with tracks and vias that keep the rules (as far as it can)."""
-    problem = settle_fixed(problem)
+    problem, groups = fixed_groups(problem)
     grid = Grid(problem, rules)
+
+    def ends(pad: Pad, k: int) -> list[State]:
+        """Where a track of width class ``k`` may join the terminal: its pad and the fixed copper joined to it."""
+        out: list[State] = []
+        for member in groups.get(pad, (pad,)):
+            out += grid.terminals(member, k)
+        return out
+
     by_net: dict[str, list[Pad]] = {}
     for pad in problem.pads:
         if pad.net and pad.terminal:
@@ -555,7 +585,7 @@ def route(problem: Problem, rules: Rules = Rules(),
         pads = by_net[name][first:] + by_net[name][:first]
         classes = (1, 0) if name in problem.power else (0,)
         start = pads[0]
-        tree: set[State] = set(grid.terminals(start, 0)) | set(grid.terminals(start, classes[0]))
+        tree: set[State] = set(ends(start, 0)) | set(ends(start, classes[0]))
         joined = [start.shape.centre()]
         rest = sorted(pads[1:], key=lambda p: min(math.dist(p.shape.centre(), j) for j in joined))
         victims: set[int] = set()
@@ -564,7 +594,7 @@ def route(problem: Problem, rules: Rules = Rules(),
             pad = rest.pop(0)
             path = None
             for k in classes:
-                sources = grid.terminals(pad, k)
+                sources = ends(pad, k)
                 if not sources:
                     continue
                 goal = sorted(joined, key=lambda j: math.dist(j, pad.shape.centre()))[:6]
@@ -580,7 +610,7 @@ def route(problem: Problem, rules: Rules = Rules(),
                     net.widths.append(width)
                     grid.draw(net.id, path, width)
                     tree |= set(path)
-                    tree |= set(grid.terminals(pad, 0))
+                    tree |= set(ends(pad, 0))
                     joined.append(pad.shape.centre())
                     break
             if path is None:
@@ -591,35 +621,49 @@ def route(problem: Problem, rules: Rules = Rules(),
                 return victims | {-1}
         return victims if penalty else None
 
-    while queue:
-        name = queue.pop(0)
-        net = nets[name]
-        net.paths, net.widths = [], []
-        if attempt(name, False) is None:
-            routed.append(name)
-        else:
-            _unroute(grid, nets, routed, name)
-            blockers = attempt(name, True)
-            others = [nm for nm in routed if grid.ids[nm] in (blockers or set())]     # in routing order
-            if blockers is None or -1 in blockers or any(ripped_count[o] >= rules.rip_limit for o in others):
-                failed.append(name)
-                _unroute(grid, nets, routed, name)
+    kept: tuple[int, list[str], list[str], dict[str, tuple[list[list[State]], list[float]]]] | None = None
+    for rnd in range(rules.rounds):   # a round: the queue routed; the next, what it left first, rip-ups counted anew
+        while queue:
+            name = queue.pop(0)
+            net = nets[name]
+            net.paths, net.widths = [], []
+            if attempt(name, False) is None:
+                routed.append(name)
             else:
-                for o in others:
-                    ripped_count[o] += 1
-                    routed.remove(o)
-                    nets[o].paths, nets[o].widths = [], []
-                    queue.append(o)
-                    rips += 1
-                _redraw(grid, nets, routed)
-                net.paths, net.widths = [], []
-                if attempt(name, False) is None:
-                    routed.append(name)
-                else:
-                    _unroute(grid, nets, routed, name)
+                _unroute(grid, nets, routed, name)
+                blockers = attempt(name, True)
+                others = [nm for nm in routed if grid.ids[nm] in (blockers or set())]     # in routing order
+                if blockers is None or -1 in blockers or any(ripped_count[o] >= rules.rip_limit for o in others):
                     failed.append(name)
-        if progress:
-            progress(len(routed), len(order), name)
+                    _unroute(grid, nets, routed, name)
+                else:
+                    for o in others:
+                        ripped_count[o] += 1
+                        routed.remove(o)
+                        nets[o].paths, nets[o].widths = [], []
+                        queue.append(o)
+                        rips += 1
+                    _redraw(grid, nets, routed)
+                    net.paths, net.widths = [], []
+                    if attempt(name, False) is None:
+                        routed.append(name)
+                    else:
+                        _unroute(grid, nets, routed, name)
+                        failed.append(name)
+            if progress:
+                progress(len(routed), len(order), name)
+        if kept is None or len(failed) < kept[0]:
+            kept = (len(failed), list(routed), list(failed),
+                    {n: (list(nets[n].paths), list(nets[n].widths)) for n in routed})
+        if not failed or rnd == rules.rounds - 1:
+            break
+        queue, failed = failed, []
+        ripped_count = dict.fromkeys(order, 0)
+    assert kept is not None
+    _, routed, failed, paths = kept          # the best round's routes
+    for name in order:
+        nets[name].paths, nets[name].widths = paths.get(name, ([], []))
+    _redraw(grid, nets, routed)
     for name in list(failed):     # what the others left room for: each failed net as far as it goes
         best: tuple[list[list[State]], list[float]] = ([], [])
         for first in range(min(3, len(by_net[name]))):     # a start pad walled in joins nothing: another
