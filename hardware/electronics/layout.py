@@ -16,9 +16,9 @@ then KiCad's design-rule check (``drc-<board>.rpt``), Gerbers and drill files
 manufacturer part numbers (``<board>-fab-bom.csv``) and a Specctra file (``<board>.dsn``).
 
 The check fails on any DRC violation (clearance, courtyards, holes, the outline), on a pad
-whose net is not the netlist's, and on a connection left unrouted on the seat unit. The pad
-board's router gives up after a time limit: what it leaves is counted and printed (finish
-it in KiCad's PCB editor before ordering, README.md).
+whose net is not the netlist's, and on a connection left unrouted on the seat unit. What the
+router leaves on the pad board (one connection: README.md) is counted and printed: finish it
+in KiCad's PCB editor before ordering.
 """
 
 from __future__ import annotations
@@ -436,7 +436,7 @@ def place_near_nets(fps: list[tuple[pcbnew.FOOTPRINT, pcbnew.FOOTPRINT | None]],
 
 # the pad board's strip below the loops: the shift registers under the columns they switch, the reader and
 # its connector between them, then every other part by the pads it shares a net with (in this order)
-STRIP_ANCHORS = {"U2": (0.15, 0.3), "U3": (0.65, 0.3), "U1": (0.4, 0.65), "J1": (0.36, 0.2)}
+STRIP_ANCHORS = {"U2": (0.15, 0.3), "U3": (0.65, 0.3), "U1": (0.42, 0.7), "J1": (0.3, 0.3)}
 STRIP_ORDER = {"C16": "U2", "C17": "U3", "Y1": "", "C1": "", "C2": "", "L1": "", "L2": "", "C3": "", "C4": "",
                "C5": "", "C6": "", "C7": "", "C8": "", "R1": "", "C9": "", "R2": "", "C14": "", "R3": "",
                "C10": "U1", "C11": "U1", "C12": "U1", "C13": "U1", "C15": "U1"}     # part: its partner
@@ -453,7 +453,8 @@ def place_pad_board(fps: dict[str, pcbnew.FOOTPRINT], zone: dict[str, float], w:
     bottom = max(cy for _, cy in centres) + zone["pad_height"] / 2 + 3.0
     rest = {ref for ref in fps if not re.fullmatch(r"ANT\d+|Q\d+[AB]", ref)}
     if rest != set(STRIP_ANCHORS) | set(STRIP_ORDER):
-        raise ValueError(f"the pad board's strip does not place {sorted(rest ^ (set(STRIP_ANCHORS) | set(STRIP_ORDER)))}")
+        odd = sorted(rest ^ (set(STRIP_ANCHORS) | set(STRIP_ORDER)))
+        raise ValueError(f"the pad board's strip does not place {odd}")
     for ref, (fx, fy) in STRIP_ANCHORS.items():
         fps[ref].SetPosition(pt(snap(fx * w), snap(bottom + fy * (h - bottom))))
     fps["J1"].SetOrientationDegrees(90)      # lying along the strip: the registers' lines pass above the reader

@@ -14,15 +14,23 @@ How it routes:
   the half width (plus a small ``margin`` for the grid's corners) belongs to that copper's net,
   or to no net when two nets' copper or netless copper (the antenna loops, holes, the edge)
   claim it. Routed tracks and vias are drawn into a second set of maps the same way.
+- **Fixed copper**: tracks and vias already on the board (given as pads that are not terminals) join the
+  pads they touch into one terminal, and a track may start anywhere on that copper (a fixed via's other side).
 - **A net**: from its first pad, each remaining pad (nearest first) is joined to the net's
   tree (its pads and tracks so far) by an A* search, power nets at the power width where it fits.
 - **Order**: the nets ``Rules.first`` names (the pad board's two antenna buses, which reach every
-  pad), then those with the smallest bounding box first; a net that cannot be joined is routed
+  pad), then those with the smallest bounding box first, those ``Rules.last`` names at the end (the pad
+  board's GND, which its pour joins where tracks do not); a net that cannot be joined is routed
   again ignoring the other nets' tracks at a cost, the nets it crosses are ripped up and
   queued again after it (each at most ``Rules.rip_limit`` times).
+- **History** (negotiated congestion, as PathFinder): each cell where a net had to run over other nets'
+  tracks costs ``Rules.history`` more from then on, for every net; the nets ripped up go round the cells
+  fought over where they can, and leave them to the net that cannot.
 - **What is left**: each net that could not be joined whole is routed last as far as it goes
   (a pad it cannot reach is left out; from another start pad when the first is walled in), so
   that only the pads it could not reach stay unconnected; ``Result.failed`` still names it.
+
+The same problem and rules give the same board: no clock, no hash order, ties broken by insertion.
 """
 
 from __future__ import annotations
@@ -37,170 +45,29 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from route_geometry import Point, Shape, row_span
+from route_model import (
+    B_CU,
+    F_CU,
+    Obstacle,
+    Pad,
+    Problem,
+    Result,
+    Rules,
+    Track,
+    Via,
+    fixed_groups,
+    net_order,
+    settle_fixed,
+)
+
+__all__ = ["B_CU", "F_CU", "Grid", "Obstacle", "Pad", "Problem", "Result", "Rules", "Track", "Via", "fixed_groups",
+           "net_order", "route", "settle_fixed", "simplify"]
 
 State = int            # layer * cells + y * nx + x
 
-F_CU, B_CU = 0, 1
 PENALTY = 6.0          # a cell of another net's track, when looking for what to rip up
 DEBUG = bool(os.environ.get("ROUTER_DEBUG"))
 WEIGHT = 1.6           # A*'s heuristic weight: a little longer tracks, far fewer cells searched
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The design rules (mm) the router keeps; KiCad's check is given the same clearance and widths."""
-
-    pitch: float = 0.125
-    clearance: float = 0.2
-    margin: float = 0.02          # extra room for a centreline between cell centres
-    track: float = 0.25
-    power_track: float = 0.4
-    via_diameter: float = 0.6
-    via_drill: float = 0.3
-    hole_to_hole: float = 0.25
-    hole_clearance: float = 0.25  # copper to a hole without copper
-    edge_clearance: float = 0.5
-    via_cost: float = 16.0        # in cells
-    turn_cost: float = 0.4
-    wrong_way: float = 1.5        # a run across the layer's preferred direction costs this much a cell
-    max_expansions: int = 100_000
-    rip_limit: int = 3
-    rounds: int = 1               # rounds of routing what the last one left, its blockers ripped up again
-    halo: float = 0.0             # mm round each small pad where a centreline costs halo_cost a cell more
-    halo_cost: float = 1.0
-    history: float = 0.0          # cost added to a cell (in cells) each time a net is routed over others' tracks there
-    first: tuple[str, ...] = ()   # nets routed before the others (a bus that reaches every corner)
-    last: tuple[str, ...] = ()    # nets routed after the others (a ground a pour joins where tracks cannot)
-
-
-@dataclass(frozen=True)
-class Pad:
-    """Copper on a net: ``layers`` (F_CU, B_CU), ``drill`` > 0 for a through hole. A pad that is not
-    a ``terminal`` is copper of the net already joined to another of its pads (a fixed track)."""
-
-    net: str
-    shape: Shape
-    layers: frozenset[int]
-    drill: float = 0.0
-    terminal: bool = True
-    name: str = ""
-
-
-@dataclass(frozen=True)
-class Obstacle:
-    """Copper of no net (a net tie's drawing, a fiducial) or a hole without copper (``hole``)."""
-
-    shape: Shape
-    layers: frozenset[int] = frozenset({F_CU, B_CU})
-    hole: bool = False
-
-
-@dataclass(frozen=True)
-class Problem:
-    box: tuple[float, float, float, float]          # the outline: x0, y0, x1, y1
-    pads: tuple[Pad, ...]
-    obstacles: tuple[Obstacle, ...] = ()
-    power: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
-class Track:
-    net: str
-    layer: int
-    a: Point
-    b: Point
-    width: float
-
-
-@dataclass(frozen=True)
-class Via:
-    net: str
-    at: Point
-    diameter: float
-    drill: float
-
-
-@dataclass(frozen=True)
-class Result:
-    tracks: tuple[Track, ...]
-    vias: tuple[Via, ...]
-    failed: tuple[str, ...]                         # nets not fully joined
-    nets: int                                       # nets with two terminals or more
-    ripped: int = 0
-
-    def length(self) -> float:
-        return sum(math.dist(t.a, t.b) for t in self.tracks)
-
-
-def _touch(a: Pad, b: Pad) -> bool:
-    """Do two pieces of a net's copper meet (a layer in common, an end, centre or corner of one on the other)?"""
-    if not a.layers & b.layers:
-        return False
-    def points(shape: Shape) -> tuple[Point, ...]:
-        return (shape.a, shape.b) if shape.kind == "segment" else (shape.a,)
-    return any(b.shape.distance(*q) <= 1e-6 for q in points(a.shape)) or \
-        any(a.shape.distance(*q) <= 1e-6 for q in points(b.shape))
-
-
-def settle_fixed(problem: Problem) -> Problem:
-    """Pads already joined by fixed copper (tracks and vias given as pads that are not terminals) count as one
-    terminal: the first of them stays one, the others become copper of the net already joined."""
-    return fixed_groups(problem)[0]
-
-
-def fixed_groups(problem: Problem) -> tuple[Problem, dict[Pad, tuple[Pad, ...]]]:
-    """:func:`settle_fixed`'s problem, and for each terminal the copper joined to it (itself, the pads and the
-    fixed tracks and vias): a track may start from any of it, on any of its layers (a fixed via's other side)."""
-    pads = list(problem.pads)
-    parent = list(range(len(pads)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    by_net: dict[str, list[int]] = {}
-    for i, p in enumerate(pads):
-        if p.net:
-            by_net.setdefault(p.net, []).append(i)
-    for members in by_net.values():
-        fixed = [i for i in members if not pads[i].terminal]
-        if not fixed:
-            continue
-        for i in fixed:
-            for j in members:
-                if i != j and find(i) != find(j) and _touch(pads[i], pads[j]):
-                    parent[find(i)] = find(j)
-    kept: dict[int, int] = {}
-    for i, p in enumerate(pads):
-        if p.terminal and p.net:
-            root = find(i)
-            if root in kept:
-                pads[i] = Pad(p.net, p.shape, p.layers, p.drill, terminal=False, name=p.name)
-            else:
-                kept[root] = i
-    members: dict[int, list[Pad]] = {}
-    for i, p in enumerate(pads):
-        if p.net and find(i) in kept:
-            members.setdefault(find(i), []).append(p)
-    groups = {pads[i]: tuple(members[root]) for root, i in kept.items()}
-    return Problem(problem.box, tuple(pads), problem.obstacles, problem.power), groups
-
-
-def net_order(problem: Problem, first: tuple[str, ...] = (), last: tuple[str, ...] = ()) -> list[str]:
-    """Nets with two terminals or more: those named ``first`` in that order, then the smallest bounding
-    box (half perimeter) first, those named ``last`` at the end."""
-    where: dict[str, list[Point]] = {}
-    for p in problem.pads:
-        if p.net and p.terminal:
-            where.setdefault(p.net, []).append(p.shape.centre())
-    def span(net: str) -> float:
-        xs, ys = [c[0] for c in where[net]], [c[1] for c in where[net]]
-        return max(xs) - min(xs) + max(ys) - min(ys)
-    nets = sorted((n for n in where if len(where[n]) > 1), key=lambda n: (span(n), n))
-    middle = [n for n in nets if n not in first and n not in last]
-    return [n for n in first if n in nets] + middle + [n for n in last if n in nets and n not in first]
 
 
 def simplify(cells: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
@@ -249,13 +116,6 @@ class Grid:
         self.clear_dynamic()
         # history[layer][cell]: what a centreline here costs more, for each time nets fought over the cell
         self.history = [array("f", bytes(4 * self.n)) for _ in (0, 1)]
-        if rules.halo > 0:     # in front of a small pad: its net's way out, which other nets pass at a cost
-            for pad in problem.pads:
-                if pad.terminal and pad.drill == 0:
-                    cells = list(self.cells_near(pad.shape, rules.clearance + rules.track / 2 + rules.margin + rules.halo))
-                    for layer in pad.layers:
-                        for c in cells:
-                            self.history[layer][c] = rules.halo_cost
 
     # -- cells -----------------------------------------------------------------------------------
     def xy(self, cell: int) -> Point:
@@ -553,7 +413,10 @@ def _geometry(grid: Grid, net: _Net, name: str) -> tuple[list[Track], list[Via]]
     return tracks, vias
 
 
-def route(problem: Problem, rules: Rules = Rules(),
+DEFAULT_RULES = Rules()
+
+
+def route(problem: Problem, rules: Rules = DEFAULT_RULES,
           progress: Callable[[int, int, str], None] | None = None) -> Result:
     """Every net of the problem joined with tracks and vias that keep the rules (as far as it can)."""
     problem, groups = fixed_groups(problem)
@@ -621,49 +484,35 @@ def route(problem: Problem, rules: Rules = Rules(),
                 return victims | {-1}
         return victims if penalty else None
 
-    kept: tuple[int, list[str], list[str], dict[str, tuple[list[list[State]], list[float]]]] | None = None
-    for rnd in range(rules.rounds):   # a round: the queue routed; the next, what it left first, rip-ups counted anew
-        while queue:
-            name = queue.pop(0)
-            net = nets[name]
-            net.paths, net.widths = [], []
-            if attempt(name, False) is None:
-                routed.append(name)
-            else:
+    while queue:
+        name = queue.pop(0)
+        net = nets[name]
+        net.paths, net.widths = [], []
+        if attempt(name, False) is None:
+            routed.append(name)
+        else:
+            _unroute(grid, nets, routed, name)
+            blockers = attempt(name, True)
+            others = [nm for nm in routed if grid.ids[nm] in (blockers or set())]     # in routing order
+            if blockers is None or -1 in blockers or any(ripped_count[o] >= rules.rip_limit for o in others):
+                failed.append(name)
                 _unroute(grid, nets, routed, name)
-                blockers = attempt(name, True)
-                others = [nm for nm in routed if grid.ids[nm] in (blockers or set())]     # in routing order
-                if blockers is None or -1 in blockers or any(ripped_count[o] >= rules.rip_limit for o in others):
-                    failed.append(name)
-                    _unroute(grid, nets, routed, name)
+            else:
+                for o in others:
+                    ripped_count[o] += 1
+                    routed.remove(o)
+                    nets[o].paths, nets[o].widths = [], []
+                    queue.append(o)
+                    rips += 1
+                _redraw(grid, nets, routed)
+                net.paths, net.widths = [], []
+                if attempt(name, False) is None:
+                    routed.append(name)
                 else:
-                    for o in others:
-                        ripped_count[o] += 1
-                        routed.remove(o)
-                        nets[o].paths, nets[o].widths = [], []
-                        queue.append(o)
-                        rips += 1
-                    _redraw(grid, nets, routed)
-                    net.paths, net.widths = [], []
-                    if attempt(name, False) is None:
-                        routed.append(name)
-                    else:
-                        _unroute(grid, nets, routed, name)
-                        failed.append(name)
-            if progress:
-                progress(len(routed), len(order), name)
-        if kept is None or len(failed) < kept[0]:
-            kept = (len(failed), list(routed), list(failed),
-                    {n: (list(nets[n].paths), list(nets[n].widths)) for n in routed})
-        if not failed or rnd == rules.rounds - 1:
-            break
-        queue, failed = failed, []
-        ripped_count = dict.fromkeys(order, 0)
-    assert kept is not None
-    _, routed, failed, paths = kept          # the best round's routes
-    for name in order:
-        nets[name].paths, nets[name].widths = paths.get(name, ([], []))
-    _redraw(grid, nets, routed)
+                    _unroute(grid, nets, routed, name)
+                    failed.append(name)
+        if progress:
+            progress(len(routed), len(order), name)
     for name in list(failed):     # what the others left room for: each failed net as far as it goes
         best: tuple[list[list[State]], list[float]] = ([], [])
         for first in range(min(3, len(by_net[name]))):     # a start pad walled in joins nothing: another
