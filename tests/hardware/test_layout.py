@@ -137,13 +137,15 @@ def test_the_pad_boards_ground_pour_is_filled_and_keeps_out_of_the_loops(boards:
 
 
 def test_parts_placed_over_each_other_fail_the_design_rule_check(kicad_python: Path, tmp_path: Path) -> None:
-    """The check can fail: a copy of layout.py that moves the Pico down onto the small parts (courtyards, holes)."""
+    """The check can fail: a copy of placement.py that moves the Pico down onto the small parts (courtyards, holes)."""
     work = tmp_path / "electronics"
     work.mkdir()
-    src = (ELECTRONICS / "layout.py").read_text(encoding="utf-8")
+    src = (ELECTRONICS / "placement.py").read_text(encoding="utf-8")
     broken = src.replace('fps["U1"].SetPosition(pt(26.5, h / 2))', 'fps["U1"].SetPosition(pt(26.5, h / 2 - 12.0))')
     assert broken != src
-    (work / "layout.py").write_text(broken.replace("ROOT = HERE.parents[1]", f"ROOT = Path({str(ROOT)!r})"),
+    (work / "placement.py").write_text(broken, encoding="utf-8")
+    layout = (ELECTRONICS / "layout.py").read_text(encoding="utf-8")
+    (work / "layout.py").write_text(layout.replace("ROOT = HERE.parents[1]", f"ROOT = Path({str(ROOT)!r})"),
                                     encoding="utf-8")
     for name in ("circuits.py", "antenna.py", "board_routes.py", "router.py", "route_geometry.py", "route_model.py"):
         text = (ELECTRONICS / name).read_text(encoding="utf-8")
