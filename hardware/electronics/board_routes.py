@@ -17,7 +17,7 @@ RULES = router.Rules()
 # the grid for each board: the pad board's fine-pitch parts (QFN 0.5 mm, TSSOP and SC-70 0.65 mm) need a fine
 # one, and with it a smaller margin for the centrelines between cells; the seat unit's parts do not
 BOARD_RULES = {"seat-unit": router.Rules(pitch=0.25, margin=0.06),
-               "pad-board": router.Rules(pitch=0.125, margin=0.02, time_limit=100.0,
+               "pad-board": router.Rules(pitch=0.125, margin=0.02, last=("GND",), history=2.0, rip_limit=5,
                                         first=("BUS1", "BUS2"))}
 GRID = 0.25              # parts are placed on it: a multiple of both pitches
 
@@ -67,7 +67,12 @@ def problem(board: pcbnew.BOARD) -> router.Problem:
                 obstacles.append(router.Obstacle(
                     Shape("segment", (mm(a.x), mm(a.y)), (mm(b.x), mm(b.y)), mm(item.GetWidth()) / 2),
                     frozenset({router.F_CU if layer == pcbnew.F_Cu else router.B_CU})))
-    for t in board.GetTracks():          # fixed tracks (the loops' returns): copper of their net, joined
+    for t in board.GetTracks():          # fixed tracks and vias (the loops' returns, the switches' joins)
+        if isinstance(t, pcbnew.PCB_VIA):
+            c = t.GetPosition()
+            pads.append(router.Pad(t.GetNetname(), Shape("circle", (mm(c.x), mm(c.y)), r=mm(t.GetWidth()) / 2),
+                                   frozenset({router.F_CU, router.B_CU}), mm(t.GetDrillValue()), terminal=False))
+            continue
         a, b = t.GetStart(), t.GetEnd()
         pads.append(router.Pad(t.GetNetname(), Shape("segment", (mm(a.x), mm(a.y)), (mm(b.x), mm(b.y)),
                                                             mm(t.GetWidth()) / 2),

@@ -8,17 +8,18 @@ in the system ``python3``; ``make hardware`` installs it)::
 For each board of ``circuits.py`` (the same parts, nets and pin map as the netlists and the
 firmware): a ``.kicad_pcb`` with its outline, every part's footprint from KiCad's own
 library (two drawn here: the Pico in sockets, the printed pad loop), every pad on its net,
-the parts placed (``place_*``: connectors where the case's openings are, the pad loops
-under dummy's columns), the tracks routed by ``router.py`` (through ``board_routes.py``), on the pad board a GND pour
-on both layers around the loops (``ground_pour``);
+the parts placed (``placement.py``: connectors where the case's openings are, the pad loops
+under dummy's columns, the copper fixed before routing), the tracks routed by ``router.py``
+(through ``board_routes.py``), on the pad board a GND pour on both layers around the loops
+(``ground_pour``);
 then KiCad's design-rule check (``drc-<board>.rpt``), Gerbers and drill files
 (``<board>-gerbers/``), the pick-and-place file (``<board>-pos.csv``), the fab's BOM with
 manufacturer part numbers (``<board>-fab-bom.csv``) and a Specctra file (``<board>.dsn``).
 
 The check fails on any DRC violation (clearance, courtyards, holes, the outline), on a pad
-whose net is not the netlist's, and on a connection left unrouted on the seat unit. The pad
-board's router gives up after a time limit: what it leaves is counted and printed (finish
-it in KiCad's PCB editor before ordering, README.md).
+whose net is not the netlist's, and on a connection left unrouted on the seat unit. What the
+router leaves on the pad board (one connection: README.md) is counted and printed: finish it
+in KiCad's PCB editor before ordering.
 """
 
 from __future__ import annotations
@@ -43,20 +44,22 @@ sys.path.insert(0, str(ROOT))
 import board_routes  # noqa: E402
 import circuits  # noqa: E402
 import router  # noqa: E402
+from placement import (  # noqa: E402
+    POWER_FANOUT,
+    loop_returns,
+    place_pad_board,
+    place_seat_unit,
+    power_fanout,
+    pt,
+    switch_fanout,
+)
 
 from drivers.spread import PadArray  # noqa: E402
 
 FOOTPRINTS = Path("/usr/share/kicad/footprints")
 MM = pcbnew.FromMM
-SPACING = 1.0            # between the courtyards of packed parts
 LOOP_GAP = 0.5           # between neighbouring pad loops' copper
-LOOP_TRACK = 0.5         # the loop's copper (antenna.py's trace)
-STRIP_SPACING = 4.0      # between the pad board's reader parts: room for the QFN's and TSSOPs' tracks
 MIN_CLEARANCE = 0.2      # KiCad's default netclass clearance, which the DRC applies
-
-
-def pt(x: float, y: float) -> pcbnew.wxPoint:
-    return pcbnew.wxPointMM(x, y)
 
 
 def sizes() -> dict[str, dict[str, float]]:
@@ -169,37 +172,6 @@ def footprint(name: str, loop_side: float) -> pcbnew.FOOTPRINT:
     return fp
 
 
-# -- placing ------------------------------------------------------------------------------------------
-
-def courtyard(fp: pcbnew.FOOTPRINT) -> tuple[float, float, float, float]:
-    """The footprint's extent (courtyard and pads) around its position: (left, top, right, bottom) in mm."""
-    box = fp.GetBoundingBox(False, False)
-    pos = fp.GetPosition()
-    return (pcbnew.ToMM(box.GetX() - pos.x), pcbnew.ToMM(box.GetY() - pos.y),
-            pcbnew.ToMM(box.GetRight() - pos.x), pcbnew.ToMM(box.GetBottom() - pos.y))
-
-
-def snap(v: float) -> float:
-    """On the router's grid, so that the pins of fine-pitch parts (0.5 mm) fall on its cells."""
-    return round(v / board_routes.GRID) * board_routes.GRID
-
-
-def loop_returns(board: pcbnew.BOARD, fps: dict[str, pcbnew.FOOTPRINT]) -> None:
-    """Each loop's return on the back, from its inner end to the pad outside: a track of the loop's
-    end net (a drawing inside the footprint would leave KiCad counting the two pads unjoined)."""
-    for ref, fp in fps.items():
-        if not ref.startswith("ANT"):
-            continue
-        ends = [p for p in fp.Pads() if p.GetNumber() == "2"]
-        track = pcbnew.PCB_TRACK(board)
-        track.SetStart(ends[0].GetPosition())
-        track.SetEnd(ends[1].GetPosition())
-        track.SetWidth(MM(LOOP_TRACK))
-        track.SetLayer(pcbnew.B_Cu)
-        track.SetNet(ends[0].GetNet())
-        board.Add(track)
-
-
 def _zone_outline(zone: pcbnew.ZONE, x0: float, y0: float, x1: float, y1: float) -> None:
     poly = zone.Outline()
     poly.NewOutline()
@@ -244,64 +216,6 @@ def ground_pour(board: pcbnew.BOARD, w: float, h: float) -> None:
                       pcbnew.ToMM(box.GetRight()) + 1.0, pcbnew.ToMM(box.GetBottom()) + 1.0)
         board.Add(keep)
     pcbnew.ZONE_FILLER(board).Fill(board.Zones())
-
-
-def pack(fps: list[pcbnew.FOOTPRINT], region: tuple[float, float, float, float], spacing: float = SPACING) -> None:
-    """Place footprints in rows, left to right, inside ``region`` (x0, y0, x1, y1), ``spacing`` apart."""
-    x0, y0, x1, y1 = region
-    x, y, row = x0, y0, 0.0
-    for fp in fps:
-        left, top, right, bottom = courtyard(fp)
-        w, h = right - left, bottom - top
-        if x + w > x1:
-            x, y, row = x0, y + row + spacing, 0.0
-        if y + h > y1:
-            raise ValueError(f"{fp.GetReference()} does not fit in the region {region}: a bigger board, or fewer parts")
-        fp.SetPosition(pt(snap(x - left), snap(y - top)))
-        x, row = x + w + spacing, max(row, h)
-
-
-def place_seat_unit(fps: dict[str, pcbnew.FOOTPRINT], w: float, h: float, inset: float) -> None:
-    """The Pico's USB at the left edge (the case's USB opening), J1 at the right edge (the ribbon's),
-    the readers' and pad board's connectors along the far edge (their cables' opening), the rest packed."""
-    fps["U1"].SetPosition(pt(26.5, h / 2))
-    fps["J1"].SetOrientationDegrees(0)
-    _, top, right, bottom = courtyard(fps["J1"])
-    fps["J1"].SetPosition(pt(w - right - 1.0, h / 2 - (top + bottom) / 2))
-    edge = [fps[r] for r in ("J2", "J3", "J5")]
-    for fp in edge:
-        fp.SetOrientationDegrees(90)
-    pack(edge, (inset + 4.0, h / 2 + 12.0, w - inset - 4.0, h - 1.0))
-    rest = [fp for ref, fp in sorted(fps.items()) if ref not in ("U1", "J1", "J2", "J3", "J5")]
-    rest.sort(key=lambda fp: -(courtyard(fp)[3] - courtyard(fp)[1]))
-    pack(rest, (inset + 4.0, 1.0, w - 16.0, h / 2 - 12.0))
-
-
-def pad_centres(zone: dict[str, float], origin: tuple[float, float]) -> list[tuple[float, float]]:
-    """Each pad's centre, in the firmware's order (column by column, row by row), as spread_drawing.py draws them."""
-    pads = PadArray()
-    cw, gap, pitch = zone["card_width"], zone["column_gap"], zone["pitch"]
-    out = []
-    for col in range(pads.columns):
-        for row in range(pads.rows):
-            cx = origin[0] + col * (cw + gap) + cw / 2
-            cy = origin[1] + (row * pads.tags_per_pad + (pads.tags_per_pad - 1) / 2) * pitch + zone["card_height"] / 2
-            out.append((cx, cy))
-    return out
-
-
-def place_pad_board(fps: dict[str, pcbnew.FOOTPRINT], zone: dict[str, float], w: float, h: float) -> None:
-    """The loops under dummy's columns, each pad's two switches beside it, the reader and registers below."""
-    centres = pad_centres(zone, (4.0, 4.0))
-    for k, (cx, cy) in enumerate(centres):
-        fps[f"ANT{k}"].SetPosition(pt(cx, cy))
-        for j, end in enumerate("AB"):
-            fps[f"Q{k}{end}"].SetPosition(pt(cx - zone["pad_width"] / 2 - 8.0, cy - 16.0 + 6.0 * j))   # by its ends
-            fps[f"Q{k}{end}"].SetOrientationDegrees(180)     # drain (pin 3) towards the loop, pin 6 to the bus
-    bottom = max(cy for _, cy in centres) + zone["pad_height"] / 2 + 3.0
-    rest = [fp for ref, fp in sorted(fps.items()) if not re.fullmatch(r"ANT\d+|Q\d+[AB]", ref)]
-    rest.sort(key=lambda fp: -(courtyard(fp)[3] - courtyard(fp)[1]))
-    pack(rest, (12.0, bottom, w - 12.0, h - 1.0), spacing=STRIP_SPACING)
 
 
 # -- the board ----------------------------------------------------------------------------------------
@@ -352,6 +266,9 @@ def build_board(b: circuits.Board, path: Path) -> pcbnew.BOARD:
     else:
         place_pad_board(fps, zone, w, h)
         loop_returns(board, fps)
+        switch_fanout(board, fps)
+        for ref, net in POWER_FANOUT.items():
+            power_fanout(board, fps[ref], net)
     corners = [(inset, inset), (w - inset, inset), (inset, h - inset), (w - inset, h - inset)]
     if b.name == "pad-board":
         corners += [(w / 2, inset), (w / 2, h - inset)]

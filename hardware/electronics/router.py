@@ -14,15 +14,23 @@ How it routes:
   the half width (plus a small ``margin`` for the grid's corners) belongs to that copper's net,
   or to no net when two nets' copper or netless copper (the antenna loops, holes, the edge)
   claim it. Routed tracks and vias are drawn into a second set of maps the same way.
+- **Fixed copper**: tracks and vias already on the board (given as pads that are not terminals) join the
+  pads they touch into one terminal, and a track may start anywhere on that copper (a fixed via's other side).
 - **A net**: from its first pad, each remaining pad (nearest first) is joined to the net's
   tree (its pads and tracks so far) by an A* search, power nets at the power width where it fits.
 - **Order**: the nets ``Rules.first`` names (the pad board's two antenna buses, which reach every
-  pad), then those with the smallest bounding box first; a net that cannot be joined is routed
+  pad), then those with the smallest bounding box first, those ``Rules.last`` names at the end (the pad
+  board's GND, which its pour joins where tracks do not); a net that cannot be joined is routed
   again ignoring the other nets' tracks at a cost, the nets it crosses are ripped up and
   queued again after it (each at most ``Rules.rip_limit`` times).
+- **History** (negotiated congestion, as PathFinder): each cell where a net had to run over other nets'
+  tracks costs ``Rules.history`` more from then on, for every net; the nets ripped up go round the cells
+  fought over where they can, and leave them to the net that cannot.
 - **What is left**: each net that could not be joined whole is routed last as far as it goes
   (a pad it cannot reach is left out; from another start pad when the first is walled in), so
   that only the pads it could not reach stay unconnected; ``Result.failed`` still names it.
+
+The same problem and rules give the same board: no clock, no hash order, ties broken by insertion.
 """
 
 from __future__ import annotations
@@ -32,115 +40,34 @@ import itertools
 import math
 import os
 import sys
-import time
 from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from route_geometry import Point, Shape, row_span
+from route_model import (
+    B_CU,
+    F_CU,
+    Obstacle,
+    Pad,
+    Problem,
+    Result,
+    Rules,
+    Track,
+    Via,
+    fixed_groups,
+    net_order,
+    settle_fixed,
+)
+
+__all__ = ["B_CU", "F_CU", "Grid", "Obstacle", "Pad", "Problem", "Result", "Rules", "Track", "Via", "fixed_groups",
+           "net_order", "route", "settle_fixed", "simplify"]
 
 State = int            # layer * cells + y * nx + x
 
-F_CU, B_CU = 0, 1
 PENALTY = 6.0          # a cell of another net's track, when looking for what to rip up
 DEBUG = bool(os.environ.get("ROUTER_DEBUG"))
 WEIGHT = 1.6           # A*'s heuristic weight: a little longer tracks, far fewer cells searched
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The design rules (mm) the router keeps; KiCad's check is given the same clearance and widths."""
-
-    pitch: float = 0.125
-    clearance: float = 0.2
-    margin: float = 0.02          # extra room for a centreline between cell centres
-    track: float = 0.25
-    power_track: float = 0.4
-    via_diameter: float = 0.6
-    via_drill: float = 0.3
-    hole_to_hole: float = 0.25
-    hole_clearance: float = 0.25  # copper to a hole without copper
-    edge_clearance: float = 0.5
-    via_cost: float = 16.0        # in cells
-    turn_cost: float = 0.4
-    wrong_way: float = 1.5        # a run across the layer's preferred direction costs this much a cell
-    max_expansions: int = 100_000
-    rip_limit: int = 3
-    time_limit: float = math.inf  # seconds: the nets not routed by then are given up
-    first: tuple[str, ...] = ()   # nets routed before the others (a bus that reaches every corner)
-
-
-@dataclass(frozen=True)
-class Pad:
-    """Copper on a net: ``layers`` (F_CU, B_CU), ``drill`` > 0 for a through hole. A pad that is not
-    a ``terminal`` is copper of the net already joined to another of its pads (a fixed track)."""
-
-    net: str
-    shape: Shape
-    layers: frozenset[int]
-    drill: float = 0.0
-    terminal: bool = True
-    name: str = ""
-
-
-@dataclass(frozen=True)
-class Obstacle:
-    """Copper of no net (a net tie's drawing, a fiducial) or a hole without copper (``hole``)."""
-
-    shape: Shape
-    layers: frozenset[int] = frozenset({F_CU, B_CU})
-    hole: bool = False
-
-
-@dataclass(frozen=True)
-class Problem:
-    box: tuple[float, float, float, float]          # the outline: x0, y0, x1, y1
-    pads: tuple[Pad, ...]
-    obstacles: tuple[Obstacle, ...] = ()
-    power: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
-class Track:
-    net: str
-    layer: int
-    a: Point
-    b: Point
-    width: float
-
-
-@dataclass(frozen=True)
-class Via:
-    net: str
-    at: Point
-    diameter: float
-    drill: float
-
-
-@dataclass(frozen=True)
-class Result:
-    tracks: tuple[Track, ...]
-    vias: tuple[Via, ...]
-    failed: tuple[str, ...]                         # nets not fully joined
-    nets: int                                       # nets with two terminals or more
-    ripped: int = 0
-
-    def length(self) -> float:
-        return sum(math.dist(t.a, t.b) for t in self.tracks)
-
-
-def net_order(problem: Problem, first: tuple[str, ...] = ()) -> list[str]:
-    """Nets with two terminals or more: those named ``first`` in that order, then the smallest bounding
-    box (half perimeter) first."""
-    where: dict[str, list[Point]] = {}
-    for p in problem.pads:
-        if p.net and p.terminal:
-            where.setdefault(p.net, []).append(p.shape.centre())
-    def span(net: str) -> float:
-        xs, ys = [c[0] for c in where[net]], [c[1] for c in where[net]]
-        return max(xs) - min(xs) + max(ys) - min(ys)
-    nets = sorted((n for n in where if len(where[n]) > 1), key=lambda n: (span(n), n))
-    return [n for n in first if n in nets] + [n for n in nets if n not in first]
 
 
 def simplify(cells: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
@@ -187,6 +114,8 @@ class Grid:
         self.dyn: list[list[array[int]]] = []
         self.via_block = bytearray()
         self.clear_dynamic()
+        # history[layer][cell]: what a centreline here costs more, for each time nets fought over the cell
+        self.history = [array("f", bytes(4 * self.n)) for _ in (0, 1)]
 
     # -- cells -----------------------------------------------------------------------------------
     def xy(self, cell: int) -> Point:
@@ -312,6 +241,7 @@ class Grid:
         """A* from any source to any target state; ``penalty``: other nets' tracks cost instead of block."""
         r, n, nx, ny = self.rules, self.n, self.nx, self.ny
         st, dy = self.static[k], self.dyn[k]
+        hist = self.history
         vst, vdy = self.static[2], self.dyn[2]
         vblock = self.via_block
         gx = [((x - self.ox) / r.pitch, (y - self.oy) / r.pitch) for x, y in goal]
@@ -359,7 +289,7 @@ class Grid:
             x, y = c % nx, c // nx
             gs = g[s]
             head = heading[s]
-            own, dyn = st[layer], dy[layer]
+            own, dyn, hs = st[layer], dy[layer], hist[layer]
             for d, (mx, my, base, axis) in enumerate(moves):
                 xx, yy = x + mx, y + my
                 if not (0 <= xx < nx and 0 <= yy < ny):
@@ -368,7 +298,7 @@ class Grid:
                 o = own[cc]
                 if o != 0 and o != nid:
                     continue
-                cost = base
+                cost = base + hs[cc]
                 if axis == 2:      # no corner cutting past copper
                     o1, o2 = own[y * nx + xx], own[yy * nx + x]
                     if (o1 != 0 and o1 != nid) or (o2 != 0 and o2 != nid):
@@ -398,7 +328,7 @@ class Grid:
             t = other * n + c
             if t in done or vblock[c]:
                 continue
-            ok, cost = True, r.via_cost
+            ok, cost = True, r.via_cost + hist[other][c]
             for lay in (0, 1):
                 o = vst[lay][c]
                 if o != 0 and o != nid:
@@ -434,6 +364,15 @@ class Grid:
             prev, cur = cur, parent.get(cur, -1)
             steps += 1
         return False
+
+    def contest(self, nid: int, path: list[State], k: int, amount: float) -> None:
+        """The cells where a path runs over other nets' tracks cost ``amount`` more from now on (for every net:
+        the next searches go round them if they can, and the net that cannot keeps them)."""
+        for s in path:
+            layer, c = divmod(s, self.n)
+            q = self.dyn[k][layer][c]
+            if q != 0 and q != nid:
+                self.history[layer][c] += amount
 
     def owners_along(self, path: list[State], k: int) -> set[int]:
         """The other nets whose tracks a path crosses."""
@@ -474,15 +413,27 @@ def _geometry(grid: Grid, net: _Net, name: str) -> tuple[list[Track], list[Via]]
     return tracks, vias
 
 
-def route(problem: Problem, rules: Rules = Rules(),
+DEFAULT_RULES = Rules()
+
+
+def route(problem: Problem, rules: Rules = DEFAULT_RULES,
           progress: Callable[[int, int, str], None] | None = None) -> Result:
     """Every net of the problem joined with tracks and vias that keep the rules (as far as it can)."""
+    problem, groups = fixed_groups(problem)
     grid = Grid(problem, rules)
+
+    def ends(pad: Pad, k: int) -> list[State]:
+        """Where a track of width class ``k`` may join the terminal: its pad and the fixed copper joined to it."""
+        out: list[State] = []
+        for member in groups.get(pad, (pad,)):
+            out += grid.terminals(member, k)
+        return out
+
     by_net: dict[str, list[Pad]] = {}
     for pad in problem.pads:
         if pad.net and pad.terminal:
             by_net.setdefault(pad.net, []).append(pad)
-    order = net_order(problem, rules.first)
+    order = net_order(problem, rules.first, rules.last)
     nets = {name: _Net(grid.ids[name], name) for name in order}
     ripped_count = {name: 0 for name in order}
     queue = list(order)
@@ -497,7 +448,7 @@ def route(problem: Problem, rules: Rules = Rules(),
         pads = by_net[name][first:] + by_net[name][:first]
         classes = (1, 0) if name in problem.power else (0,)
         start = pads[0]
-        tree: set[State] = set(grid.terminals(start, 0)) | set(grid.terminals(start, classes[0]))
+        tree: set[State] = set(ends(start, 0)) | set(ends(start, classes[0]))
         joined = [start.shape.centre()]
         rest = sorted(pads[1:], key=lambda p: min(math.dist(p.shape.centre(), j) for j in joined))
         victims: set[int] = set()
@@ -506,13 +457,14 @@ def route(problem: Problem, rules: Rules = Rules(),
             pad = rest.pop(0)
             path = None
             for k in classes:
-                sources = grid.terminals(pad, k)
+                sources = ends(pad, k)
                 if not sources:
                     continue
                 goal = sorted(joined, key=lambda j: math.dist(j, pad.shape.centre()))[:6]
                 path = grid.search(net.id, k, sources, tree, goal, penalty=penalty)
                 if path is not None:
                     if penalty:
+                        grid.contest(net.id, path, k, rules.history)
                         victims |= grid.owners_along(path, k) - {net.id, -2}
                         if -2 in {grid.dyn[k][s // grid.n][s % grid.n] for s in path}:
                             victims |= _mixed_owners(grid, path, k, nets, net.id)
@@ -521,7 +473,7 @@ def route(problem: Problem, rules: Rules = Rules(),
                     net.widths.append(width)
                     grid.draw(net.id, path, width)
                     tree |= set(path)
-                    tree |= set(grid.terminals(pad, 0))
+                    tree |= set(ends(pad, 0))
                     joined.append(pad.shape.centre())
                     break
             if path is None:
@@ -532,11 +484,7 @@ def route(problem: Problem, rules: Rules = Rules(),
                 return victims | {-1}
         return victims if penalty else None
 
-    start_time = time.monotonic()
     while queue:
-        if time.monotonic() - start_time > rules.time_limit:
-            failed += queue
-            break
         name = queue.pop(0)
         net = nets[name]
         net.paths, net.widths = [], []
@@ -545,7 +493,7 @@ def route(problem: Problem, rules: Rules = Rules(),
         else:
             _unroute(grid, nets, routed, name)
             blockers = attempt(name, True)
-            others = {nm for nm in routed if grid.ids[nm] in (blockers or set())}
+            others = [nm for nm in routed if grid.ids[nm] in (blockers or set())]     # in routing order
             if blockers is None or -1 in blockers or any(ripped_count[o] >= rules.rip_limit for o in others):
                 failed.append(name)
                 _unroute(grid, nets, routed, name)
@@ -568,8 +516,6 @@ def route(problem: Problem, rules: Rules = Rules(),
     for name in list(failed):     # what the others left room for: each failed net as far as it goes
         best: tuple[list[list[State]], list[float]] = ([], [])
         for first in range(min(3, len(by_net[name]))):     # a start pad walled in joins nothing: another
-            if first and time.monotonic() - start_time > rules.time_limit:
-                break
             nets[name].paths, nets[name].widths = [], []
             attempt(name, False, partial=True, first=first)
             if len(nets[name].paths) > len(best[0]):

@@ -57,6 +57,22 @@ def test_both_boards_pass_kicads_design_rule_check_and_the_seat_unit_is_fully_ro
     assert "TO.N,MOSI" in gerber or "TO.N,GND" in gerber         # tracks with their nets on the back copper
 
 
+PAD_BOARD_LEFT = {"MOSI"}     # hardware/electronics/README.md: the one connection to draw by hand
+
+
+def test_the_pad_board_leaves_no_connection_but_the_one_the_readme_names(boards: Path) -> None:
+    """The router's result on the pad board, from KiCad's own count: every connection but MOSI's last one joined
+    (more left, or another net left, fails: the README would be wrong about what is left to draw)."""
+    summary = (boards / "layout.txt").read_text(encoding="utf-8")
+    left = re.search(r"pad-board: [^\n]*DRC 0 violations, (\d+) unconnected", summary)
+    assert left, summary
+    assert int(left.group(1)) <= len(PAD_BOARD_LEFT), summary
+    report = (boards / "drc-pad-board.rpt").read_text(encoding="utf-8")
+    entries = [e for e in re.split(r"\n(?=\[)", report) if e.startswith("[unconnected_items]")]
+    nets = {n for entry in entries for n in re.findall(r"\[([^\]]+)\] (?:of|on)", entry)}
+    assert nets <= PAD_BOARD_LEFT, entries
+
+
 def test_the_fab_gets_gerbers_drill_position_and_bom_files(boards: Path) -> None:
     for name in ("seat-unit", "pad-board"):
         gerbers = boards / f"{name}-gerbers"
@@ -121,15 +137,17 @@ def test_the_pad_boards_ground_pour_is_filled_and_keeps_out_of_the_loops(boards:
 
 
 def test_parts_placed_over_each_other_fail_the_design_rule_check(kicad_python: Path, tmp_path: Path) -> None:
-    """The check can fail: a copy of layout.py that moves the Pico down onto the small parts (courtyards, holes)."""
+    """The check can fail: a copy of placement.py that moves the Pico down onto the small parts (courtyards, holes)."""
     work = tmp_path / "electronics"
     work.mkdir()
-    src = (ELECTRONICS / "layout.py").read_text(encoding="utf-8")
+    src = (ELECTRONICS / "placement.py").read_text(encoding="utf-8")
     broken = src.replace('fps["U1"].SetPosition(pt(26.5, h / 2))', 'fps["U1"].SetPosition(pt(26.5, h / 2 - 12.0))')
     assert broken != src
-    (work / "layout.py").write_text(broken.replace("ROOT = HERE.parents[1]", f"ROOT = Path({str(ROOT)!r})"),
+    (work / "placement.py").write_text(broken, encoding="utf-8")
+    layout = (ELECTRONICS / "layout.py").read_text(encoding="utf-8")
+    (work / "layout.py").write_text(layout.replace("ROOT = HERE.parents[1]", f"ROOT = Path({str(ROOT)!r})"),
                                     encoding="utf-8")
-    for name in ("circuits.py", "antenna.py", "board_routes.py", "router.py", "route_geometry.py"):
+    for name in ("circuits.py", "antenna.py", "board_routes.py", "router.py", "route_geometry.py", "route_model.py"):
         text = (ELECTRONICS / name).read_text(encoding="utf-8")
         text = text.replace("ROOT = Path(__file__).resolve().parents[2]", f"ROOT = Path({str(ROOT)!r})")
         (work / name).write_text(text, encoding="utf-8")

@@ -234,3 +234,46 @@ def test_the_nets_named_first_are_routed_before_the_shortest() -> None:
 def test_a_path_is_reduced_to_its_corners_and_layer_changes() -> None:
     cells = [(0, 0, 0), (0, 1, 0), (0, 2, 0), (0, 3, 1), (0, 4, 2), (1, 4, 2), (1, 4, 3), (1, 4, 4)]
     assert router.simplify(cells) == [(0, 0, 0), (0, 2, 0), (0, 4, 2), (1, 4, 2), (1, 4, 4)]
+
+
+def test_the_nets_named_last_are_routed_after_all_others() -> None:
+    pads = (smd("GND", 1.5, 1.5), smd("GND", 3, 1.5), smd("SHORT", 5, 5), smd("SHORT", 7, 5),
+            smd("LONG", 1.5, 10), smd("LONG", 18, 18))
+    assert router.net_order(Problem((0, 0, 20, 20), pads), last=("GND",)) == ["SHORT", "LONG", "GND"]
+
+
+def test_pads_joined_by_fixed_copper_are_not_joined_again() -> None:
+    """A switch's sources joined by a fixed track and via (given as copper that is not a terminal): the router
+    leaves the net alone, where it would otherwise lay a second track between the two pads."""
+    s1, s2 = tht("S", 5, 5), tht("S", 15, 5)
+    fixed = (Pad("S", Shape("segment", (5, 5), (10, 5), 0.125), FRONT, terminal=False),
+             Pad("S", Shape("circle", (10, 5), r=0.3), BOTH, drill=0.3, terminal=False),
+             Pad("S", Shape("segment", (10, 5), (15, 5), 0.125), frozenset({B_CU}), terminal=False))
+    problem = Problem((0, 0, 20, 10), (s1, s2, *fixed))
+    settled = router.settle_fixed(problem)
+    assert [p.terminal for p in settled.pads[:2]] == [True, False]
+    result = router.route(problem, RULES)
+    assert result.tracks == () and result.failed == () and result.nets == 0
+    loose = Problem((0, 0, 20, 10), (s1, s2, fixed[0]))         # the via missing: pad 2 still to join
+    assert router.route(loose, RULES).nets == 1
+
+
+def test_cells_nets_fought_over_cost_more_and_the_next_search_goes_round_them() -> None:
+    """Negotiated congestion: where a net's path ran over another net's track, the cells keep a history cost
+    (Rules.history); once that net is ripped up, the next search avoids those cells if it can go round."""
+    a, b = smd("A", 3, 5), smd("A", 17, 5)
+    rules = Rules(pitch=0.25, history=4.0)
+    grid = router.Grid(Problem((0, 0, 20, 10), (a, b)), rules)
+    nid = grid.ids["A"]
+    goal = [b.shape.centre()]
+    straight = grid.search(nid, 0, grid.terminals(a, 0), set(grid.terminals(b, 0)), goal)
+    assert straight is not None
+    other = [s for s in straight if 36 <= (s % grid.n) % grid.nx <= 44]        # a track of another net on it
+    grid.draw(99, other, rules.track)
+    grid.contest(nid, straight, 0, rules.history)
+    contested = {s for s in straight if grid.history[s // grid.n][s % grid.n] > 0}
+    assert contested and len(contested) < len(straight)
+    grid.clear_dynamic()                                                       # the other net ripped up
+    again = grid.search(nid, 0, grid.terminals(a, 0), set(grid.terminals(b, 0)), goal)
+    assert again is not None and not contested & set(again)
+    assert all(grid.history[s // grid.n][s % grid.n] == 0 for s in again)
