@@ -61,7 +61,9 @@ def test_the_pages_ranking_merged_from_the_rows_that_moved_is_the_consoles(conso
 
     def play(table: int, board: int, score: int) -> None:
         seq[table] += 1
-        peer.publish(f"bridge/{CLUB}/table/{table}/result/{board}", _result(table, seq[table], board, score))
+        # retained, as a table publishes its results: the console's subscription may follow the publish
+        peer.publish(f"bridge/{CLUB}/table/{table}/result/{board}", _result(table, seq[table], board, score),
+                     retain=True)
 
     for table in range(1, 5):  # four tables have played board 1: a ranking of eight pairs
         play(table, 1, (420, 450, -50, 100)[table - 1])
