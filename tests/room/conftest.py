@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -257,11 +258,17 @@ class Peer:
 def console(club_broker: Broker, tmp_path: Path) -> Iterator[Console]:
     """The room's console of the 3-table Mitchell (``MITCHELL_3``) on ``club_broker``, connected; stopped at
     teardown. A test module whose console needs another broker or a clock of its own names its own ``console``."""
-    # imported here: these test modules import this conftest
-    from tests.room.test_link import wait
-    from tests.room.test_room_results import MITCHELL_3
+    from tests.room.test_room_results import MITCHELL_3  # imported here: that module imports this conftest
 
-    made = Console(club_broker.address("console"), tmp_path / "console", session=MITCHELL_3)
+    yield from running_console(club_broker.address("console"), tmp_path / "console", session=MITCHELL_3)
+
+
+def running_console(address: ClubAddress, data_dir: Path, **kwargs: Any) -> Iterator[Console]:
+    """A console on ``address`` (``Console``'s keywords: a session, a clock, ``head``), connected; stopped
+    at the end. A fixture ``yield from``s it."""
+    from tests.room.test_link import wait  # imported here: test_link imports this conftest
+
+    made = Console(address, data_dir, **kwargs)
     made.start()
     wait(lambda: made.connected, what="the console to connect")
     try:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tablectl.room.console import Console
-from tests.room.conftest import CLUB, Broker, Peer
+from tests.room.conftest import CLUB, Broker, Peer, running_console
 from tests.room.test_link import _stored, wait
 
 Json = dict[str, Any]
@@ -37,24 +37,14 @@ def _event(seq: int, source: str = "console") -> str:
     return _message(seq, {"action": CORRECTION, "source": source})
 
 
-def _console(broker: Broker, path: Path, head: bool) -> Iterator[Console]:
-    made = Console(broker.address(), path, head=head)
-    made.start()
-    wait(lambda: made.connected, what="the console to connect")
-    try:
-        yield made
-    finally:
-        made.stop()
-
-
 @pytest.fixture
 def head(anon_broker: Broker, tmp_path: Path) -> Iterator[Console]:
-    yield from _console(anon_broker, tmp_path / "head", True)
+    yield from running_console(anon_broker.address(), tmp_path / "head", head=True)
 
 
 @pytest.fixture
 def room_console(anon_broker: Broker, tmp_path: Path) -> Iterator[Console]:
-    yield from _console(anon_broker, tmp_path / "room", False)
+    yield from running_console(anon_broker.address(), tmp_path / "room")
 
 
 def _score(console: Console) -> Any:

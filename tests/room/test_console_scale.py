@@ -23,7 +23,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tablectl.room.console import Console
-from tests.room.conftest import CLUB, Broker, Peer
+from tests.room.conftest import CLUB, Broker, Peer, running_console
 from tests.room.test_link import Table, _auction_to_lead, wait
 from web_ui.console import ConsoleSettings, create_console_app
 
@@ -46,13 +46,7 @@ def _revoke(table: str) -> str:
 
 @pytest.fixture
 def console(anon_broker: Broker, tmp_path: Path) -> Iterator[Console]:
-    made = Console(anon_broker.address(), tmp_path / "console")
-    made.start()
-    wait(lambda: made.connected, what="the console linked")
-    try:
-        yield made
-    finally:
-        made.stop()
+    yield from running_console(anon_broker.address(), tmp_path / "console")
 
 
 def test_an_alert_is_taken_before_the_state_messages_waiting_ahead_of_it(anon_broker: Broker,

@@ -20,7 +20,7 @@ from controller.fieldscore import loads_session
 from controller.room.console import UNDO_SECONDS
 from controller.seats import Seat
 from tablectl.room.console import Console
-from tests.room.conftest import Broker
+from tests.room.conftest import Broker, running_console
 from tests.room.test_link import Table, _auction_to_lead, wait
 from tests.room.test_room_results import MITCHELL_3
 from web_ui.app import create_app
@@ -46,13 +46,7 @@ def wall() -> WallClock:
 
 @pytest.fixture
 def console(club_broker: Broker, tmp_path: Path, wall: WallClock) -> Iterator[Console]:
-    made = Console(club_broker.address("console"), tmp_path / "console", wall=wall)
-    made.start()
-    wait(lambda: made.connected, what="the console to connect")
-    try:
-        yield made
-    finally:
-        made.stop()
+    yield from running_console(club_broker.address("console"), tmp_path / "console", wall=wall)
 
 
 @pytest.fixture
