@@ -39,6 +39,7 @@ from controller.errors import BridgeTableError
 from drivers.addresses import BROKER_PORT, BROKER_TLS_PORT
 
 __all__ = [
+    "ALERT_LANE_PREFIX",
     "CONSOLE_USER",
     "DEFAULT_PORTS",
     "AddressError",
@@ -46,6 +47,7 @@ __all__ = [
     "ClubTopics",
     "TopicParts",
     "Topics",
+    "alert_lane_user",
     "table_user",
     "valid_name",
 ]
@@ -55,6 +57,9 @@ DEFAULT_PORTS = {"mqtt": BROKER_PORT, "mqtts": BROKER_TLS_PORT}
 
 CONSOLE_USER = "console"
 """The broker user of the Director's console."""
+
+ALERT_LANE_PREFIX = "alerts-"
+"""The prefix of an alert lane's broker user (``alert_lane_user``)."""
 
 _TABLE_USER_PREFIX = "table-"
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -79,6 +84,18 @@ def _check_name(what: str, text: str) -> str:
 def table_user(table_id: str) -> str:
     """The broker user of table ``table_id``: ``table-ID``."""
     return _TABLE_USER_PREFIX + _check_name("table id", table_id)
+
+
+def alert_lane_user(user: str) -> str:
+    """The broker user of ``user``'s alert lane: ``alerts-USER``, with ``user``'s password.
+
+    A console reads the tables' alerts on a connection of their own, and each room's bridge carries
+    them to the centre on one of its own, so that no alert waits in a socket behind the bulk of
+    states and events (``tablectl.room.alert_lane``). The broker gives each connection its own
+    user (``use_username_as_clientid``): the lane's is this one, and it shares ``user``'s password so
+    that one address (one URL) is still all a console is given.
+    """
+    return ALERT_LANE_PREFIX + user
 
 
 @dataclass(frozen=True, slots=True)

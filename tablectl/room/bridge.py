@@ -15,7 +15,9 @@ have their own broker, console and Director:
     publishes while the link is down waits in the room's broker and crosses once it is back.
 
 The bridge carries, room -> centre, each of the room's tables' ``state``, ``event``, ``alert``,
-``result/+`` and ``public/#`` topics and the room console's acknowledgements ``console/ack/ID``;
+``result/+`` and ``public/#`` topics and the room console's acknowledgements ``console/ack/ID``
+(the alerts on a bridge connection of their own, the room's alert lane: an alert never waits in
+a socket behind the room's bulk; ``tablectl.room.alert_lane``);
 centre -> room, each table's ``command`` and the head console's acknowledgements
 ``console/head/ID``. Nothing else crosses: the players' results (``results``) and the room
 console's commands stay in the room. The topics are the same on both ends (no remapping: the
@@ -24,7 +26,8 @@ message names its club and table, so a remapped topic would be refused by the co
 
 On the centre, a room's bridge user may write only its own tables' topics and its console's
 acknowledgements of them, and read only its tables' commands and the head console's
-acknowledgements of them: a room's bridge credentials cannot speak for another room's table.
+acknowledgements of them: a room's bridge credentials cannot speak for another room's table. The
+alert lane's user (``alerts-room-NAME``, the bridge's password) may write only its tables' alerts.
 
 TLS: with the centre's certificate and key, the centre listens for MQTT over TLS only (``mqtts``,
 port 8883) and each room's bridge checks it: against ``room-NAME/centre.crt``, a copy of the
@@ -42,7 +45,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from tablectl.room.address import CONSOLE_USER, DEFAULT_PORTS, ClubAddress, ClubTopics, valid_name
+from tablectl.room.address import CONSOLE_USER, DEFAULT_PORTS, ClubAddress, ClubTopics, alert_lane_user, valid_name
 from tablectl.room.broker import (
     ACL_NAME,
     CONF_NAME,
@@ -59,6 +62,7 @@ from tablectl.room.broker import (
     conf_text,
     init_room,
     tls_files,
+    with_lanes,
 )
 from tablectl.room.process import find_mosquitto_passwd
 
@@ -153,15 +157,20 @@ def centre_acl_text(club: str, rooms: Mapping[str, Sequence[str]]) -> str:
         f"topic write {c.player_results}",
         f"topic write bridge/{club}/console/head/#",
         f"topic write bridge/{club}/table/+/result/#",
+        "",
+        "# the head console's alert lane (tablectl/room/alert_lane.py): the tables' alerts, read only",
+        f"user {alert_lane_user(CONSOLE_USER)}",
+        f"topic read {c.alerts}",
     ]
     for room, tables in rooms.items():
+        lines += ["", f"# room {room}'s alert lane: its tables' alerts", f"user {alert_lane_user(room_user(room))}"]
+        lines += [f"topic write {c.table(table).alert}" for table in tables]
         lines += ["", f"user {room_user(room)}", f"topic write {link_topic(club, room)}"]
         for table in tables:
             t = c.table(table)
             lines += [
                 f"topic write {t.state}",
                 f"topic write {t.event}",
-                f"topic write {t.alert}",
                 f"topic write {t.base}/result/#",
                 f"topic write {t.public}/#",
                 f"topic write {t.ack}",
@@ -175,46 +184,62 @@ def bridge_text(club: str, room: str, tables: Sequence[str], centre: ClubAddress
     """The end of a room's ``mosquitto.conf``: Mosquitto's bridge to the centre at ``centre``, as the
     room's bridge user with ``password`` (module doc)."""
     c = ClubTopics(club)
-    host = f"[{centre.host}]" if ":" in centre.host else centre.host
     lines = [
         f"# The bridge of room {room!r} to the centre of the event {club!r}, written by tablectl room init",
         "# --room (tablectl/room/bridge.py; docs/event-topology.md). The room's broker opens it and keeps",
         "# it: the room plays on while the centre is out of reach, and what it published meanwhile",
         "# waits here (a persistent session, QoS 1, within max_queued_messages) and crosses once the",
         "# link is back. The topics are the same on both ends; each table's are listed.",
-        f"connection centre-{room}",
+        *_connection(f"centre-{room}", room_user(room), password, centre),
+        "# the link's own state, retained on both ends: 1 linked, 0 not",
+        "notifications true",
+        f"notification_topic {link_topic(club, room)}",
+        "# room -> centre: the tables' outboxes and states, the room console's acknowledgements",
+    ]
+    for table in tables:
+        t = c.table(table)
+        lines += [f"topic {t.state} out 1", f"topic {t.event} out 1", f"topic {t.base}/result/+ out 1",
+                  f"topic {t.public}/# out 1", f"topic {t.ack} out 1"]
+    lines.append("# centre -> room: the head console's commands and acknowledgements")
+    for table in tables:
+        t = c.table(table)
+        lines += [f"topic {t.command} in 1", f"topic {t.head_ack} in 1"]
+    lines += [
+        "",
+        "# The room's alert lane (tablectl/room/alert_lane.py): the tables' alerts on a connection of their",
+        "# own, so that none waits in a socket behind the states and events of the room's other tables.",
+        *_connection(f"centre-{room}-alerts", alert_lane_user(room_user(room)), password, centre),
+        "notifications false",
+    ]
+    lines += [f"topic {c.table(table).alert} out 1" for table in tables]
+    return "\n".join(lines) + "\n"
+
+
+def _connection(name: str, user: str, password: str, centre: ClubAddress) -> list[str]:
+    """A bridge connection's own lines: to the centre as ``user``, QoS 1 sessions kept on both ends."""
+    host = f"[{centre.host}]" if ":" in centre.host else centre.host
+    lines = [
+        f"connection {name}",
         f"address {host}:{centre.port}",
         "bridge_protocol_version mqttv311",
         "# the centre knows a Mosquitto bridge: it never sends a message back the way it came",
         "try_private true",
-        f"remote_username {room_user(room)}",
+        f"remote_username {user}",
         f"remote_password {password}",
-        f"remote_clientid {room_user(room)}",
-        f"local_clientid bridge-centre-{room}",
+        f"remote_clientid {user}",
+        f"local_clientid bridge-{name}",
         "# persistent sessions: the centre keeps what it owes the room, the room what it owes the centre",
         "cleansession false",
         "local_cleansession false",
         "start_type automatic",
         f"restart_timeout {RESTART_TIMEOUT[0]} {RESTART_TIMEOUT[1]}",
         "keepalive_interval 15",
-        "# the link's own state, retained on both ends: 1 linked, 0 not",
-        "notifications true",
-        f"notification_topic {link_topic(club, room)}",
     ]
     if centre.tls:
         lines.append("# TLS to the centre, checking its certificate")
         lines.append(f"bridge_cafile {centre.ca_file}" if centre.ca_file else "bridge_capath /etc/ssl/certs")
         lines.append("bridge_insecure false")
-    lines.append("# room -> centre: the tables' outboxes and states, the room console's acknowledgements")
-    for table in tables:
-        t = c.table(table)
-        lines += [f"topic {t.state} out 1", f"topic {t.event} out 1", f"topic {t.alert} out 1",
-                  f"topic {t.base}/result/+ out 1", f"topic {t.public}/# out 1", f"topic {t.ack} out 1"]
-    lines.append("# centre -> room: the head console's commands and acknowledgements")
-    for table in tables:
-        t = c.table(table)
-        lines += [f"topic {t.command} in 1", f"topic {t.head_ack} in 1"]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _centre_credentials(club: str, address: ClubAddress, listen: str, passwords: Mapping[str, str],
@@ -300,7 +325,7 @@ def init_event(directory: Path | str, club: str, rooms: Sequence[RoomPlan], *, l
                                  tls=cert is not None, ca_file=client_ca if cert is not None else None)
     centre = RoomFiles(centre_dir, centre_dir / CONF_NAME, centre_dir / PASSWD_NAME, centre_dir / ACL_NAME,
                        credentials, centre_dir / DATA_NAME, centre_address, listen, (), passwords)
-    _write_passwd(centre.passwd, passwords, find_mosquitto_passwd())
+    _write_passwd(centre.passwd, with_lanes(passwords, users), find_mosquitto_passwd())
     _write_private(centre.acl, centre_acl_text(club, tables))
     _write_private(centre.conf, conf_text(centre_dir, club, listen, centre_address.port, cert, key))
     _write_private(credentials, _centre_credentials(club, centre_address, listen, passwords, tables))

@@ -6,8 +6,9 @@
     one listener (plain MQTT, or TLS with the given certificate and key), no anonymous
     access, the password and ACL files below, persistence in ``data/``, the log on stderr.
 ``passwd``
-    one broker user per table (``table-ID``) and one for the console (``console``), hashed
-    by Debian's ``mosquitto_passwd``; mode 0600.
+    one broker user per table (``table-ID``) and one for the console (``console``), and the
+    console's alert lane (``alerts-console``, the console's password: ``tablectl.room.alert_lane``),
+    hashed by Debian's ``mosquitto_passwd``; mode 0600.
 ``acl``
     table ``ID`` may write only its own ``bridge/CLUB/table/ID/{state,event,alert,result/#}``
     and ``bridge/CLUB/public/ID/#``, and read only its ``command`` topic, the console's
@@ -17,7 +18,7 @@
     ``bridge/CLUB/roster`` (names and federation numbers only);
     the console reads ``bridge/CLUB/#`` and writes the tables' ``command``, ``results`` and ``desk`` topics,
     the roster
-    and its ``console/ack/#``; nobody else anything.
+    and its ``console/ack/#``; its alert lane reads the tables' ``alert`` topics; nobody else anything.
 ``credentials.toml``
     mode 0600: each table's and the console's full room address with its password, and for
     each table the line to paste into its table config.
@@ -50,6 +51,7 @@ from tablectl.room.address import (
     AddressError,
     ClubAddress,
     ClubTopics,
+    alert_lane_user,
     table_user,
     valid_name,
 )
@@ -70,6 +72,7 @@ __all__ = [
     "load_room",
     "parse_tables",
     "tls_files",
+    "with_lanes",
 ]
 
 CONF_NAME = "mosquitto.conf"
@@ -213,6 +216,8 @@ def acl_text(club: str, tables: Sequence[str]) -> str:
             f"topic read {t.desk}",
             f"topic read {t.roster}",
         ]
+    lines += ["", "# the console's alert lane (tablectl/room/alert_lane.py): the tables' alerts, read only",
+              f"user {alert_lane_user(CONSOLE_USER)}", f"topic read {c.alerts}"]
     return "\n".join(lines) + "\n"
 
 
@@ -314,6 +319,12 @@ def _write_passwd(path: Path, passwords: Mapping[str, str], mosquitto_passwd: st
                             f"{(done.stderr or done.stdout).strip()}")
     os.chmod(tmp, 0o600)
     os.replace(tmp, path)
+
+
+def with_lanes(passwords: Mapping[str, str], users: Iterable[str]) -> dict[str, str]:
+    """``passwords`` and, for each of ``users``, its alert lane's user with the same password
+    (``tablectl.room.address.alert_lane_user``): what the broker's ``passwd`` holds."""
+    return {**passwords, **{alert_lane_user(u): passwords[u] for u in users}}
 
 
 def _toml_string(text: str) -> str:
@@ -463,7 +474,7 @@ def init_room(directory: Path | str, club: str, tables: Iterable[str], listen: s
     master = _write_keys(d / KEYS_NAME, table_ids, rotate)
     files = RoomFiles(d, d / CONF_NAME, d / PASSWD_NAME, d / ACL_NAME, credentials, data, room, listen,
                       table_ids, passwords, master)
-    _write_passwd(files.passwd, passwords, find_mosquitto_passwd())
+    _write_passwd(files.passwd, with_lanes(passwords, [CONSOLE_USER]), find_mosquitto_passwd())
     _write_private(files.acl, acl_text(club, table_ids))
     _write_private(files.conf, conf_text(d, club, listen, room.port, cert, key, bridge))
     _write_private(credentials, _credentials_text(files, cert))

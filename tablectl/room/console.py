@@ -1,7 +1,9 @@
 """The Director's console: every table of the room in one place (``tablectl console``).
 
-``Console`` subscribes to every table of the club (``bridge/<club>/table/+/#``, QoS 1, a
-persistent session so that the broker keeps what arrives while the console is away), folds
+``Console`` subscribes to every table of the club (its ``state``, ``event`` and ``result/+``
+topics, QoS 1, a persistent session so that the broker keeps what arrives while the console is
+away; the tables' ``alert`` topics on a connection of their own, ``tablectl.room.alert_lane``, so
+that no alert waits in a socket behind the bulk), folds
 each message into ``controller.room.console.Room`` on one thread of its own, keeps every
 outbox message it has not seen in ``console.sqlite`` (so a restarted console holds what it
 held), and acknowledges, per table, the highest seq it holds with nothing missing (retained
@@ -55,8 +57,9 @@ import paho.mqtt.client as mqtt
 
 from controller.fieldscore.session import Session
 from controller.room.console import Room
-from tablectl.room.address import ClubAddress
-from tablectl.room.console_catchup import ConsoleCatchUp
+from tablectl.room.address import ClubAddress, ClubTopics
+from tablectl.room.alert_lane import AlertLane
+from tablectl.room.console_catchup import _LANE_GRACE, _PENDING_BYTES, ConsoleCatchUp
 from tablectl.room.console_desk import DeskStore, restore_desk
 from tablectl.room.console_mirror import ConsoleMirror
 from tablectl.room.console_moves import apply_moves, load_moves
@@ -73,10 +76,6 @@ __all__ = ["Console", "ConsoleStore"]
 
 log = logging.getLogger(__name__)
 
-_PENDING_BYTES = 8 << 20
-"""Bytes of one table's messages waiting for the console thread: past it that table's next
-messages are dropped and, once its backlog is taken, it is asked to send them again (so that
-no table's flood holds the console's memory or delays the others)."""
 _BATCH = 500
 """Messages taken in one transaction."""
 _BATCH_BYTES = 256 << 10
@@ -91,6 +90,7 @@ _RESULTS_QUIET = 5.0
 released, the minute to undo the session's end) reaches the tables within this."""
 _TICK = 5.0
 """Seconds between two looks at the round clock when nothing arrives (the players' results follow it)."""
+
 
 Json = dict[str, Any]
 
@@ -193,6 +193,10 @@ class Console(ConsoleCatchUp, ConsoleMirror, ConsoleSession):
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
+        self._lane = AlertLane(address, f"bridge-{self.club}-console-alerts", self._on_message, self._lane_refused,
+                               keepalive=keepalive)
+        self._early_since: dict[str, float] = {}
+        """table -> since when a message of it waits for the one it follows (``_LANE_GRACE``)."""
 
     def _known(self) -> list[str]:
         """Every table the console holds something of."""
@@ -203,6 +207,7 @@ class Console(ConsoleCatchUp, ConsoleMirror, ConsoleSession):
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="console", daemon=True)
         self._thread.start()
+        self._lane.start()
         self._client.connect_async(self.address.host, self.address.port, keepalive=5)
         self._client.loop_start()
 
@@ -218,13 +223,15 @@ class Console(ConsoleCatchUp, ConsoleMirror, ConsoleSession):
         for info in list(self._sent):
             with contextlib.suppress(Exception):
                 info.wait_for_publish(max(0.0, deadline - time.monotonic()))
+        self._lane.stop()
         self._client.disconnect()
         self._client.loop_stop()
         self.store.close()
 
     @property
     def connected(self) -> bool:
-        return self._connected
+        """Linked to the broker on the main connection, and the alerts on their lane (or refused it)."""
+        return self._connected and self._lane.ready
 
     @property
     def conflicts(self) -> dict[str, Json]:
@@ -241,11 +248,12 @@ class Console(ConsoleCatchUp, ConsoleMirror, ConsoleSession):
         self._connected = True
         self._lost_since = None
         log.info("console linked to the room %s", self.address.url())
-        topics = [f"bridge/{self.club}/table/+/#", f"bridge/{self.club}/console/{self._ack_area}/+"]
+        topics = [*self._table_topics(), f"bridge/{self.club}/console/{self._ack_area}/+"]
         if self.head:  # the rooms' consoles' acknowledgements: what each room holds (module doc)
             topics.append(f"bridge/{self.club}/console/ack/+")
         else:  # the head console's, over the bridge: which of this room's calls a head Director took
             topics.append(f"bridge/{self.club}/console/head/+")
+        client.unsubscribe(ClubTopics(self.club).tables)  # a session kept from before the lane read them all here
         client.subscribe([(topic, 1) for topic in topics])
         with self._lock:
             if not getattr(flags, "session_present", False):
@@ -255,6 +263,16 @@ class Console(ConsoleCatchUp, ConsoleMirror, ConsoleSession):
         self._publish_acks(acks)
         self._queue.put(("", b"", self._wall(), False))  # the console thread sends the players' results
         self._notify()
+
+    def _table_topics(self) -> list[str]:
+        """The tables' topics read on the main connection: all but the alerts while they have their lane."""
+        c = ClubTopics(self.club)
+        return [c.states, c.events, c.results, *([c.alerts] if self._lane.refused is not None else [])]
+
+    def _lane_refused(self, reason: str) -> None:
+        """The broker has no user for the alert lane: the alerts come on the main connection."""
+        if self._connected:
+            self._client.subscribe(ClubTopics(self.club).alerts, 1)
 
     def _restart(self) -> None:
         """The broker holds no session of this console (a new broker, one that lost its file, a session
@@ -307,9 +325,10 @@ class Console(ConsoleCatchUp, ConsoleMirror, ConsoleSession):
         in ``_backlog``); the players' results when the queue is empty or every ``_RESULTS_EVERY``."""
         stopping = False
         while not stopping or self._backlog:
+            self._overdue_gaps()
             if not self._backlog:
                 try:
-                    item = self._queue.get(timeout=_TICK)
+                    item = self._queue.get(timeout=_LANE_GRACE / 3 if self._early_since else _TICK)
                 except queue.Empty:
                     self._results(force=True)
                     if self._behind:  # the head console's: a room that holds more, looked at again
@@ -497,47 +516,6 @@ class Console(ConsoleCatchUp, ConsoleMirror, ConsoleSession):
         if touched or refused:
             self._notify()
         self._take_room_corrections(kept)  # the head console's: the rooms' corrections (tablectl.room.console_mirror)
-
-    def _keep(self, kept: list[Message], states: dict[str, str], refused: list[Refusal],
-              touched: set[str], rooms: dict[str, str] | None = None) -> dict[str, tuple[str, int]]:
-        """Keep a batch in the store, and the acknowledgements to publish: none when it could not be
-        kept (the tables send it all again after a restart), and for a table with a gap a new token
-        that asks it to send again what follows what the console holds (``rooms``, the head console's:
-        table -> the session its room's console holds more of)."""
-        rooms = rooms or {}
-        with self._lock:
-            try:
-                self.store.add(kept, states, refused)
-            except Exception as exc:
-                self.store_error = f"{type(exc).__name__}: {exc}"
-                log.exception("console: %d message(s) could not be kept in %s; no table is acknowledged until "
-                              "it can be", len(kept), self.store.path)
-                return {}
-            if self.store_error is not None:  # the file failed before: what it missed is not held
-                return {}
-            with self._pending_lock:
-                drained = {t for t in self._overflowed if self._pending.get(t, 0) < _PENDING_BYTES // 2}
-                self._overflowed -= drained
-                waiting = set(self._pending)
-            acks = {}
-            for table in touched | drained:
-                ack = self.room.acknowledged(table)
-                if ack is None and table in rooms:  # the head console holds nothing of a table its room has
-                    ack = (rooms[table], 0)
-                if ack is None:
-                    continue
-                stream = self.room.streams.get((table, ack[0]))
-                # an alert taken before the bulk it followed is no gap while that bulk still waits
-                gap = ((stream is not None and bool(stream.early) and table not in waiting) or table in drained
-                       or table in rooms)
-                if gap and self._rewound.get(table) != ack[1]:
-                    self._rewound[table] = ack[1]
-                    self._tokens[table] = f"{self.instance}.{secrets.token_hex(3)}"
-                    acks[table] = ack
-                elif self._acks.get(table) != ack:
-                    acks[table] = ack
-                self._acks[table] = ack
-            return acks
 
     def _refuse(self, refused: Refused, topic: str, payload: bytes, now: float) -> Refusal:
         """A message refused (``tablectl.room.intake``): logged, counted, held in its stream when its

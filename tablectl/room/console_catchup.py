@@ -5,6 +5,9 @@ gives back or asks for again when a table or a room holds more than it does.
   each of the table's open calls here, so that the other consoles of an event show who is on the way.
 * ``_send_restore``: a table whose log was damaged (its ``log_damaged`` alert) gets its own events back from
   this console's copy, in ``restore`` commands each under the table's command limit.
+* ``_keep``: a batch kept, and the acknowledgements it makes, among them a gap's (a table asked to send again
+  what follows what the console holds); ``_early_gap`` and ``_overdue_gaps``: with the alert lane, a message
+  that came before the one it follows is a gap only once it has waited ``_LANE_GRACE``.
 * ``_room_holds_more`` and ``_still_behind``: the head console of bridged rooms notices a room console that
   holds more of a table than it does (what a broker lost in a crash) and, after ``_BEHIND_WAIT`` seconds,
   asks that table to send again.
@@ -24,7 +27,8 @@ import paho.mqtt.client as mqtt
 
 from controller.room.console import Room
 from tablectl.room.address import valid_name
-from tablectl.room.console_store import ConsoleStore
+from tablectl.room.alert_lane import AlertLane
+from tablectl.room.console_store import ConsoleStore, Message, Refusal
 from tablectl.room.link import COMMAND_LIMIT, iso
 
 __all__ = ["ConsoleCatchUp"]
@@ -34,8 +38,17 @@ log = logging.getLogger("tablectl.room.console")
 
 _RESTORE_BYTES = COMMAND_LIMIT - 2048
 """Bytes of events in one ``restore`` command (the rest of it fits in what is left of the table's limit)."""
+_PENDING_BYTES = 8 << 20
+"""Bytes of one table's messages waiting for the console thread: past it that table's next
+messages are dropped and, once its backlog is taken, it is asked to send them again (so that
+no table's flood holds the console's memory or delays the others)."""
 _BEHIND_WAIT = 3.0
 """Seconds the head console waits for what a room's console holds before it asks the table again."""
+_LANE_GRACE = 3.0
+"""Seconds a table's message that came before the one it follows waits for it before that is a gap
+(the table asked to send again), when the alerts have a lane of their own: an alert overtakes the
+event before it, still on its way on the main connection, by a few milliseconds, a second or two
+when the whole room raises at once. On one connection a message cannot overtake: a gap at once."""
 
 Json = dict[str, Any]
 
@@ -55,6 +68,14 @@ class ConsoleCatchUp:
     _client: mqtt.Client
     _lock: threading.Lock
     _wall: Callable[[], float]
+    store_error: str | None
+    _pending: dict[str, int]
+    _pending_lock: threading.Lock
+    _overflowed: set[str]
+    _rewound: dict[str, int]
+    _acks: dict[str, tuple[str, int]]
+    _lane: AlertLane
+    _early_since: dict[str, float]
 
     def _room_holds_more(self, topic: str, payload: bytes, now: float) -> None:
         """The head console's: a room console's acknowledgement on ``topic``. When it holds more of that
@@ -135,3 +156,64 @@ class ConsoleCatchUp:
                     "directors": directors[table]}
             self._sent.append(self._client.publish(f"bridge/{self.club}/console/{self._ack_area}/{table}",
                                                    json.dumps(body), qos=1, retain=True))
+
+    def _keep(self, kept: list[Message], states: dict[str, str], refused: list[Refusal],
+              touched: set[str], rooms: dict[str, str] | None = None) -> dict[str, tuple[str, int]]:
+        """Keep a batch in the store, and the acknowledgements to publish: none when it could not be
+        kept (the tables send it all again after a restart), and for a table with a gap a new token
+        that asks it to send again what follows what the console holds (``rooms``, the head console's:
+        table -> the session its room's console holds more of)."""
+        rooms = rooms or {}
+        with self._lock:
+            try:
+                self.store.add(kept, states, refused)
+            except Exception as exc:
+                self.store_error = f"{type(exc).__name__}: {exc}"
+                log.exception("console: %d message(s) could not be kept in %s; no table is acknowledged until "
+                              "it can be", len(kept), self.store.path)
+                return {}
+            if self.store_error is not None:  # the file failed before: what it missed is not held
+                return {}
+            with self._pending_lock:
+                drained = {t for t in self._overflowed if self._pending.get(t, 0) < _PENDING_BYTES // 2}
+                self._overflowed -= drained
+                waiting = set(self._pending)
+            acks = {}
+            for table in touched | drained:
+                ack = self.room.acknowledged(table)
+                if ack is None and table in rooms:  # the head console holds nothing of a table its room has
+                    ack = (rooms[table], 0)
+                if ack is None:
+                    continue
+                stream = self.room.streams.get((table, ack[0]))
+                # an alert taken before the bulk it followed is no gap while that bulk still waits
+                gap = (self._early_gap(table, stream is not None and bool(stream.early) and table not in waiting)
+                       or table in drained or table in rooms)
+                if gap and self._rewound.get(table) != ack[1]:
+                    self._rewound[table] = ack[1]
+                    self._tokens[table] = f"{self.instance}.{secrets.token_hex(3)}"
+                    acks[table] = ack
+                elif self._acks.get(table) != ack:
+                    acks[table] = ack
+                self._acks[table] = ack
+            return acks
+
+    def _early_gap(self, table: str, early: bool) -> bool:
+        """Whether ``table``'s messages that came ``early`` (before the one they follow) are a gap: at once on
+        one connection; with the alert lane, once they have waited ``_LANE_GRACE`` (``_overdue_gaps``)."""
+        if not early:
+            self._early_since.pop(table, None)
+            return False
+        if self._lane.refused is not None:
+            return True
+        since = self._early_since.setdefault(table, self._wall())
+        return self._wall() - since >= _LANE_GRACE
+
+    def _overdue_gaps(self) -> None:
+        """The tables whose early messages have waited ``_LANE_GRACE``: asked to send again (``_keep``)."""
+        if not self._early_since:
+            return
+        now = self._wall()
+        overdue = {t for t, since in self._early_since.items() if now - since >= _LANE_GRACE}
+        if overdue:
+            self._publish_acks(self._keep([], {}, [], overdue))

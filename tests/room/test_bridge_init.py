@@ -86,12 +86,11 @@ def test_the_bridge_carries_each_table_at_qos_1_in_a_persistent_session() -> Non
 
 def test_the_centre_lets_a_rooms_bridge_write_only_its_own_tables() -> None:
     blocks = centre_acl_text("ev", {"A": ["1"], "B": ["2"]}).split("\n\n")[1:]
-    assert blocks[1].splitlines() == [
+    assert blocks[3].splitlines() == [
         "user room-A",
         "topic write bridge/ev/room/A/link",
         "topic write bridge/ev/table/1/state",
         "topic write bridge/ev/table/1/event",
-        "topic write bridge/ev/table/1/alert",
         "topic write bridge/ev/table/1/result/#",
         "topic write bridge/ev/public/1/#",
         "topic write bridge/ev/console/ack/1",
@@ -99,6 +98,27 @@ def test_the_centre_lets_a_rooms_bridge_write_only_its_own_tables() -> None:
         "topic read bridge/ev/console/head/1",
     ]
     assert "topic write bridge/ev/console/head/#" in blocks[0].splitlines()
+    # the alert lanes: the room's bridge writes its tables' alerts on its own, the head console reads them
+    assert blocks[2].splitlines() == ["# room A's alert lane: its tables' alerts", "user alerts-room-A",
+                                      "topic write bridge/ev/table/1/alert"]
+    assert blocks[1].splitlines()[1:] == ["user alerts-console", "topic read bridge/ev/table/+/alert"]
+
+
+def test_a_rooms_alerts_cross_on_a_bridge_connection_of_their_own() -> None:
+    """An alert never waits in the bridge's socket behind the room's states and events: the alert
+    topics are the lane's alone (``tablectl.room.alert_lane``), both connections QoS 1 and persistent."""
+    from tablectl.room.address import ClubAddress
+
+    text = bridge_text("ev", "A", ["1", "2"], ClubAddress("mqtt", "centre.lan", 1883, "ev"), "pw")
+    main, lane = text.split("\nconnection ")[1:]
+    assert main.startswith("centre-A\n") and lane.startswith("centre-A-alerts\n")
+    assert [line for line in lane.splitlines() if line.startswith("topic ")] == [
+        "topic bridge/ev/table/1/alert out 1", "topic bridge/ev/table/2/alert out 1"]
+    assert not [line for line in main.splitlines() if line.startswith("topic ") and "/alert" in line]
+    for setting in ("remote_username alerts-room-A", "remote_clientid alerts-room-A", "remote_password pw",
+                    "local_clientid bridge-centre-A-alerts", "cleansession false", "local_cleansession false",
+                    "notifications false"):
+        assert setting in lane.splitlines()
 
 
 def test_in_a_room_nobody_may_write_the_head_consoles_acknowledgement(

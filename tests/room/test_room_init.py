@@ -49,7 +49,7 @@ def test_init_writes_private_files_with_a_password_per_user(tmp_path: Path) -> N
         assert _mode(path) == 0o600, path
     assert _mode(room.persistence) == 0o700
     users = [line.split(":")[0] for line in room.passwd.read_text().splitlines()]
-    assert users == ["console", "table-1", "table-2"]
+    assert users == ["console", "table-1", "table-2", "alerts-console"]  # and the console's alert lane
     assert "s3cret" not in room.passwd.read_text() and "$7$" in room.passwd.read_text()   # hashed
     assert len(set(room.passwords.values())) == 3
 

@@ -250,8 +250,10 @@ def test_a_second_console_of_the_room_is_an_alarm(club_room, tmp_path: Path) -> 
 def test_a_table_whose_backlog_overflows_the_console_sends_again_what_was_dropped(
         club_broker: Broker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import tablectl.room.console as console_module
+    import tablectl.room.console_catchup as catchup_module
 
     monkeypatch.setattr(console_module, "_PENDING_BYTES", 1500)  # a few messages
+    monkeypatch.setattr(catchup_module, "_PENDING_BYTES", 1500)
     console = Console(club_broker.address("console"), tmp_path / "console")
     busy = threading.Event()
     take = console._take

@@ -1,0 +1,111 @@
+"""The console's alert lane (``tablectl.room.alert_lane``): the tables' alerts on a connection of their
+own, so that no alert waits in a socket behind the room's states and events (real Mosquitto)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tablectl.room.broker import _write_passwd
+from tablectl.room.console import Console
+from tablectl.room.process import find_mosquitto_passwd
+from tests.room.conftest import CLUB, Broker, Peer, running_console
+from tests.room.test_link import wait
+from tests.room.test_room_trust import _message
+
+CALL = {"alert": "arbiter_called", "seat": "N", "what": "N called the Director", "alarm": True}
+
+
+class Clock:
+    """A wall clock moved by hand (the console's gap grace)."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def lane_console(club_broker: Broker, tmp_path: Path, clock: Clock) -> Iterator[Console]:
+    yield from running_console(club_broker.address("console"), tmp_path / "console", wall=clock)
+
+
+def _called(console: Console, table: str) -> bool:
+    return any(c.table == table for c in list(console.room.calls.values()))
+
+
+def test_an_alert_reaches_the_console_while_its_main_connection_reads_nothing(
+        club_broker: Broker, lane_console: Console, peers: Callable[..., Peer]) -> None:
+    """The main socket no longer read (as when it is full of five hundred tables' states): the call
+    for the Director still comes, on the lane."""
+    assert lane_console._lane.connected and lane_console._lane.refused is None
+    lane_console._client.loop_stop()
+    try:
+        table = peers(club_broker.url("2")).connected()
+        table.publish(f"bridge/{CLUB}/table/2/alert", json.dumps(_message("2", 1, 0, CALL)))
+        wait(lambda: _called(lane_console, "2"), what="the call, on the alert lane")
+        assert lane_console.room.acknowledged("2") == ("s-fake", 1)
+    finally:
+        lane_console._client.loop_start()
+
+
+def test_the_main_connection_no_longer_reads_what_the_console_itself_publishes(lane_console: Console) -> None:
+    """The players' results, commands and corrections the console sends a table are not read back."""
+    topics = lane_console._table_topics()
+    assert topics == [f"bridge/{CLUB}/table/+/state", f"bridge/{CLUB}/table/+/event",
+                      f"bridge/{CLUB}/table/+/result/+"]
+
+
+def test_without_a_lane_user_the_alerts_come_on_the_main_connection(
+        club_broker: Broker, tmp_path: Path, peers: Callable[..., Peer]) -> None:
+    """A broker whose files were written before there were lanes refuses the lane's user: the console
+    says so once and reads the alerts on its main connection, as before."""
+    assert club_broker.room is not None
+    _write_passwd(club_broker.room.passwd, club_broker.room.passwords, find_mosquitto_passwd())  # no alerts-console
+    club_broker.restart()
+    for console in running_console(club_broker.address("console"), tmp_path / "old"):
+        assert console._lane.refused is not None
+        assert f"bridge/{CLUB}/table/+/alert" in console._table_topics()
+        table = peers(club_broker.url("3")).connected()
+        table.publish(f"bridge/{CLUB}/table/3/alert", json.dumps(_message("3", 1, 0, CALL)))
+        wait(lambda c=console: _called(c, "3"), what="the call, on the main connection")
+
+
+def test_an_alert_that_overtakes_the_event_before_it_waits_for_it_and_no_table_is_asked_again(
+        club_broker: Broker, lane_console: Console, clock: Clock, peers: Callable[..., Peer]) -> None:
+    """Two connections need not deliver in the table's order: an alert ahead of its event is held, not
+    a gap, while the event is on its way (within ``_LANE_GRACE``); then both are acknowledged."""
+    token = lane_console._tokens.get("1")
+    table = peers(club_broker.url("1")).connected()
+    table.publish(f"bridge/{CLUB}/table/1/alert", json.dumps(_message("1", 2, 1, CALL)))
+    wait(lambda: _called(lane_console, "1"), what="the call, ahead of its event")
+    clock.now += 1.0
+    table.publish(f"bridge/{CLUB}/table/1/event", json.dumps(_message("1", 1, 0, {"action": {"type": "x"}})))
+    wait(lambda: lane_console.room.acknowledged("1") == ("s-fake", 2), what="both acknowledged")
+    assert lane_console._tokens.get("1") == token  # nobody asked table 1 to send again
+
+
+def test_a_message_missing_past_the_grace_is_a_gap_the_table_is_asked_to_send_again(
+        club_broker: Broker, lane_console: Console, clock: Clock, peers: Callable[..., Peer]) -> None:
+    """The event before an alert never comes (lost on its way): once ``_LANE_GRACE`` has passed the
+    console asks the table to send again what follows what it holds (a new token in its acknowledgement)."""
+    from tablectl.room.console_catchup import _LANE_GRACE
+
+    table = peers(club_broker.url("1")).connected()
+    table.subscribe(f"bridge/{CLUB}/console/ack/1")
+    table.publish(f"bridge/{CLUB}/table/1/alert", json.dumps(_message("1", 2, 1, CALL)))
+    wait(lambda: "1" in lane_console._early_since, what="the call taken, ahead of its event")
+    assert "1" not in lane_console._rewound and _called(lane_console, "1")
+    clock.now += _LANE_GRACE + 0.1
+    wait(lambda: "1" in lane_console._rewound, timeout=10, what="the table asked to send again")
+    ack = json.loads(table.wait_for(f"bridge/{CLUB}/console/ack/1").payload)
+    assert ack["session"] == "s-fake" and ack["seq"] == 0
