@@ -79,8 +79,8 @@ log = logging.getLogger(__name__)
 _BATCH = 500
 """Messages taken in one transaction."""
 _BATCH_BYTES = 256 << 10
-"""Bytes of the bulk messages (states, events, results) taken in one transaction: an alert that
-arrives meanwhile waits for at most one such batch."""
+"""Bytes of the bulk messages (states, events, results) taken in one transaction (an alert that
+arrives meanwhile cuts the batch short: ``_take``)."""
 _RESULTS_EVERY = 1.0
 """Seconds between two computations of the players' results while messages keep coming and what
 they are made of changed (at once when the queue is empty): every table's page is computed each time."""
@@ -374,12 +374,12 @@ class Console(ConsoleCatchUp, ConsoleMirror, ConsoleSession):
             items.append(self._backlog.popleft())
             size += len(items[-1][1])
         if items:
-            self._guarded(items)
+            self._guarded(items, cut=True)
 
-    def _guarded(self, items: list[tuple[str, bytes, float, bool]]) -> None:
+    def _guarded(self, items: list[tuple[str, bytes, float, bool]], *, cut: bool = False) -> None:
         self._freed = False
         try:
-            self._take(items)
+            self._take(items, cut=cut)
         except Exception:
             log.exception("console: %d messages could not be taken", len(items))
         finally:
@@ -436,9 +436,12 @@ class Console(ConsoleCatchUp, ConsoleMirror, ConsoleSession):
                 else:
                     self._pending.pop(table, None)
 
-    def _take(self, items: list[tuple[str, bytes, float, bool]]) -> None:
+    def _take(self, items: list[tuple[str, bytes, float, bool]], *, cut: bool = False) -> None:
         """Take a batch of messages: each checked and taken on its own (a refused one is kept with
-        why), then all kept in one transaction, then acknowledged (never past what is not kept)."""
+        why), then all kept in one transaction, then acknowledged (never past what is not kept).
+        ``cut`` (a batch of the bulk): an alert arriving meanwhile cuts it short, the rest of it put
+        back at the head of the backlog (``items`` keeps what was taken), so that an alert waits for
+        one bulk message, not for a whole batch of them."""
         kept: list[Message] = []
         states: dict[str, str] = {}
         refused: list[Refusal] = []
@@ -447,7 +450,11 @@ class Console(ConsoleCatchUp, ConsoleMirror, ConsoleSession):
         touched: set[str] = set()
         clear: list[str] = []
         with self._lock:
-            for topic, payload, now, retained in items:
+            for n, (topic, payload, now, retained) in enumerate(items):
+                if cut and n and not self._urgent.empty():
+                    self._backlog.extendleft(reversed(items[n:]))
+                    del items[n:]
+                    break
                 if topic.startswith(f"bridge/{self.club}/console/{self._ack_area}/"):
                     self._other_console(payload, now)
                     continue

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tablectl.room.address import ClubAddress
 from tablectl.room.broker import _write_passwd
 from tablectl.room.console import Console
 from tablectl.room.process import find_mosquitto_passwd
@@ -109,3 +110,25 @@ def test_a_message_missing_past_the_grace_is_a_gap_the_table_is_asked_to_send_ag
     wait(lambda: "1" in lane_console._rewound, timeout=10, what="the table asked to send again")
     ack = json.loads(table.wait_for(f"bridge/{CLUB}/console/ack/1").payload)
     assert ack["session"] == "s-fake" and ack["seq"] == 0
+
+
+def test_an_alert_waits_for_one_message_of_a_bulk_batch_not_the_whole_batch(tmp_path: Path) -> None:
+    """The console thread takes the bulk in batches (one transaction each); an alert that arrives while
+    one is being taken cuts it short: it is taken after the message in hand, the rest of the batch after it."""
+    console = Console(ClubAddress("mqtt", "127.0.0.1", 1883, CLUB), tmp_path / "console")
+    try:
+        event = {"action": {"type": "x"}}
+        bulk = [(f"bridge/{CLUB}/table/1/event", json.dumps(_message("1", n, n - 1, event)).encode(), 1.0, False)
+                for n in range(1, 201)]
+        console._backlog.extend(bulk)
+        alert = (f"bridge/{CLUB}/table/2/alert", json.dumps(_message("2", 1, 0, CALL)).encode(), 1.0, False)
+        console._urgent.put(alert)  # it arrived while the batch was being taken
+        console._take_bulk()
+        assert console.room.acknowledged("1") == ("s-fake", 1)  # one message of the batch, then the alert's turn
+        assert len(console._backlog) == 199 and list(console._backlog) == bulk[1:]
+        console._take_urgent()
+        assert _called(console, "2")
+        console._take_bulk()
+        assert console.room.acknowledged("1") == ("s-fake", 200) and not console._backlog
+    finally:
+        console.store.close()
