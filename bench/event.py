@@ -56,7 +56,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from _procs import keep_logs, print_logs, stop  # noqa: E402  (bench/ is not a package: its scripts run from their own folder)
 from eventprobe import CLUB, Consoles, PushClient, fds, login, lower, pushes, wait_online  # noqa: E402
-from room import Phase, all_at_once, load, staggered  # noqa: E402
+from room import Phase, all_at_once, load, print_tables_bound, staggered  # noqa: E402
 from roomprobe import (  # noqa: E402
     PARTS,
     AlertTap,
@@ -209,7 +209,7 @@ def run(args: argparse.Namespace) -> Json:
             # all at once
             burst = Phase("burst")
             meter.start()
-            all_at_once(workers, client, n, rounds, args.quiet, args.grace, act_timeout)
+            spent = all_at_once(workers, client, n, rounds, args.quiet, args.grace, act_timeout)
             burst.span, burst.cpu = meter.stop()
             s2 = consoles.stats("head")
             with events_lock:
@@ -219,8 +219,9 @@ def run(args: argparse.Namespace) -> Json:
                   f"after its board, auction, lead out of turn and ruling, then {args.quiet:g} s of quiet); "
                   f"{burst.span:.0f} s in all, the head console took {rate(s1, s2, burst.span)} MQTT messages/s")
             print_phase(burst)
+            bound = print_tables_bound(spent, n)
             inside(s1, s2)
-            result["all_at_once"] = burst.as_json()
+            result["all_at_once"] = {**burst.as_json(), "tables_bound": bound}
 
             time.sleep(2.0)
             print()

@@ -237,7 +237,8 @@ class Worker:
                 elif what == "prepare":
                     self.each(lambda t: self.to_the_revoke(t, "burst"))
                 elif what == "fire":
-                    self.fire()
+                    self.say({"ok": what, **self.fire()})
+                    continue
                 elif what == "finish":
                     self.each(SimulatedTable.finish)
                 elif what == "threads":
@@ -316,12 +317,18 @@ class Worker:
 
         self.each(play)
 
-    def fire(self) -> None:
-        """Every table revokes at once; then each one's commit is reported (within one shared deadline)."""
+    def fire(self) -> Json:
+        """Every table revokes at once; then each one's commit is reported (within one shared deadline).
+        Returns this process's CPU seconds (``cpu``) and wall seconds (``wall``) from the first revoke until
+        every table's link has published what its table committed: the tables' own work for the revoke."""
+        cpu, wall = time.process_time(), time.monotonic()
         emitted = [(t, t.revoke()) for t in self.tables]
         deadline = time.monotonic() + WAIT
         for t, e in emitted:
             self._report(t, "revoke", e, "burst", max(0.0, deadline - time.monotonic()))
+        while time.monotonic() < deadline and any(t.link._cursor < t.rt.store.last_seq for t in self.tables):
+            time.sleep(0.005)
+        return {"cpu": time.process_time() - cpu, "wall": time.monotonic() - wall}
 
 
 def worker_main() -> None:

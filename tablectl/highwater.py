@@ -68,7 +68,9 @@ class Mark:
     at: float
 
     def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """The mark's fields (written after every commit: not ``dataclasses.asdict``, a deep copy of plain values)."""
+        return {"session": self.session, "seq": self.seq, "rows": self.rows, "inputs": self.inputs,
+                "last_input": self.last_input, "head": self.head, "at": self.at}
 
     @classmethod
     def of(cls, obj: Mapping[str, Any]) -> Mark:

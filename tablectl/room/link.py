@@ -369,12 +369,12 @@ class TableLink:
                 self._prev = self._cursor
         while drain or not self._stop.is_set():
             rows = self._reader.rows_after(self._cursor, _BATCH)
-            if not rows:
-                break
             for row in rows:
                 if not self._connected:
                     return
                 self._publish_row(row)
+            if len(rows) < _BATCH:  # the log's end: a row committed meanwhile wakes the publisher again
+                break
         self._publish_state()
 
     def _publish_row(self, row: Row | BadRow) -> None:

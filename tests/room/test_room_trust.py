@@ -258,9 +258,9 @@ def test_a_table_whose_backlog_overflows_the_console_sends_again_what_was_droppe
     busy = threading.Event()
     take = console._take
 
-    def held_up(items: list[tuple[str, bytes, float, bool]]) -> None:  # the console thread busy a while
+    def held_up(items: list[tuple[str, bytes, float, bool]], **kwargs: bool) -> None:  # the console thread busy a while
         busy.wait(30)
-        take(items)
+        take(items, **kwargs)
 
     console._take = held_up  # type: ignore[method-assign]
     console.start()
