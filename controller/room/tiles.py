@@ -120,7 +120,9 @@ def tile_colour(tile: Tile, calls: list[Call], late: bool = False) -> str:
     says), ``called`` (the arbiter called at the table), ``late`` (the round's time is up, its
     boards not all played), ``round_finished``, ``idle`` or ``playing``."""
     open_calls = [c for c in calls if c.table == tile.table and c.state != "resolved"]
-    if not tile.online:
+    if not tile.online and (tile.state is not None or not open_calls):
+        # a table whose call came before any state of it (the alerts have a connection of their own:
+        # ``tablectl.room.alert_lane``) was online to send it: its states are on their way, it is not lost
         return "lost" if in_play(tile) or open_calls or awaits_ruling(tile) else "offline"
     if awaits_ruling(tile) or any(c.irregularity is not None for c in open_calls):
         return "irregularity"

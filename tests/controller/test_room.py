@@ -128,3 +128,17 @@ def test_a_table_that_lost_acknowledged_inputs_alarms_the_director() -> None:
     got = room.receive("alert", "3", _msg(400, 0, lost), 10.0)
     assert got.alarm == "Table 3: 171 acknowledged input(s) lost since seq 1"
     assert [c.state for c in room.calls.values()] == ["called"]
+
+
+def test_a_tables_call_before_any_state_of_it_is_a_call_not_a_lost_table() -> None:
+    """The alerts have a connection of their own (``tablectl.room.alert_lane``) and may overtake the
+    table's states: a table that sent a call was online to send it, so its tile is the call's colour,
+    never ``lost`` (the alarm for a table gone during play); its first state then sets it."""
+    room = Room("c")
+    raised = {"alert": "irregularity", "event": "raised", "id": 1, "alarm": True, "what": "lead out of turn"}
+    room.receive("alert", "3", _msg(2, 1, raised), 1.0)
+    assert room.snapshot(2.0)["tiles"][0]["colour"] == "irregularity"
+    room.receive("state", "3", {**_msg(0, 0, {}), "online": True, "board": 2, "phase": "play"}, 3.0)
+    assert room.snapshot(4.0)["tiles"][0]["colour"] == "irregularity"
+    room.receive("state", "3", {"v": 1, "club": "c", "table": "3", "online": False}, 5.0)
+    assert room.snapshot(6.0)["tiles"][0]["colour"] == "lost"  # gone with its call open: now it is

@@ -145,9 +145,13 @@ def test_alert_from_a_sensor_event_at_table_3_reaches_the_console_law_54(room) -
     assert alarms[0]["table"] == "3" and "Opening lead out of turn by W" in alarms[0]["text"]
     [call] = [c for c in console.room.calls.values() if c.table == "3"]
     assert call.state == "called" and call.law == "54" and call.irregularity == 1
-    snap = console.snapshot()
-    tile = next(t for t in snap["tiles"] if t["table"] == "3")
-    assert tile["colour"] == "irregularity" and tile["state"]["phase"] == "play"
+
+    def tile() -> dict[str, Any]:
+        return next(t for t in console.snapshot()["tiles"] if t["table"] == "3")
+
+    assert tile()["colour"] == "irregularity"  # even before its states (the alert lane may overtake them)
+    wait(lambda: (tile()["state"] or {}).get("phase") == "play", what="table 3's state at the console")
+    assert tile()["colour"] == "irregularity"
     console.opened("3")  # the Director opens the table: it sends its arbiter view
     wait(lambda: console.view("3") is not None, what="table 3's arbiter view")
     view = console.view("3")
