@@ -147,6 +147,8 @@ class ConsoleSettings(BaseModel):
     """WebSocket clients at once (the Director's devices); more are refused with 1013."""
     push_interval: float = 0.2
     """Seconds: the room is pushed to the pages at most this often (alarms go at once)."""
+    busy_push_interval: float = 1.0
+    """Seconds between two pushes while the console's intake is behind (``push_delay``)."""
     link_key: bytes | None = None
     """The key shared with the tables: the Director opens a table's arbiter page by a signed link."""
     table_urls: dict[str, str] = {}
@@ -210,6 +212,13 @@ class ClockBody(BaseModel):
     round: int = Field(ge=1, le=200)
 
 
+def push_delay(settings: ConsoleSettings, console: object) -> float:
+    """How long a push waits for the changes that follow it: ``push_interval``, or ``busy_push_interval``
+    while the console's intake is behind (``busy``: the whole room raising at once). The pushes are the
+    page's bulk, made on the console's cores; the alarms go at once whatever this is."""
+    return settings.busy_push_interval if getattr(console, "busy", False) else settings.push_interval
+
+
 def _table(table: str) -> str:
     if not _TABLE.match(table):
         raise HTTPException(404, f"no table {table!r} in this room")
@@ -234,7 +243,7 @@ def create_console_app(console: ConsoleService, settings: ConsoleSettings, *,
         push_lock = asyncio.Lock()
 
         async def push_room() -> None:
-            await asyncio.sleep(settings.push_interval)  # changes within it go out as one room
+            await asyncio.sleep(push_delay(settings, console))  # changes within it go out as one room
             pending["room"] = False
             if not clients:
                 return

@@ -81,6 +81,9 @@ _BATCH = 500
 _BATCH_BYTES = 256 << 10
 """Bytes of the bulk messages (states, events, results) taken in one transaction (an alert that
 arrives meanwhile cuts the batch short: ``_take``)."""
+_BUSY = _BATCH // 2
+"""Messages waiting past which the console is ``busy``: its pages are pushed less often
+(``web_ui.console.push_delay``)."""
 _RESULTS_EVERY = 1.0
 """Seconds between two computations of the players' results while messages keep coming and what
 they are made of changed (at once when the queue is empty): every table's page is computed each time."""
@@ -227,6 +230,11 @@ class Console(ConsoleCatchUp, ConsoleMirror, ConsoleSession):
         self._client.disconnect()
         self._client.loop_stop()
         self.store.close()
+
+    @property
+    def busy(self) -> bool:
+        """Whether the intake is behind: more than ``_BUSY`` messages wait (the pages are pushed less often)."""
+        return self._queue.qsize() + len(self._backlog) > _BUSY
 
     @property
     def connected(self) -> bool:

@@ -132,3 +132,21 @@ def test_an_alert_waits_for_one_message_of_a_bulk_batch_not_the_whole_batch(tmp_
         assert console.room.acknowledged("1") == ("s-fake", 200) and not console._backlog
     finally:
         console.store.close()
+
+
+def test_a_console_whose_intake_is_behind_is_busy_and_its_pages_are_pushed_less_often(tmp_path: Path) -> None:
+    """The whole room raising at once: while hundreds of messages wait, the pushes to the pages (their bulk,
+    made on the console's cores) come at most every ``busy_push_interval``; the alarms still go at once."""
+    from web_ui.console import ConsoleSettings, push_delay
+
+    settings = ConsoleSettings(check_pin=lambda pin: False, club=CLUB)
+    console = Console(ClubAddress("mqtt", "127.0.0.1", 1883, CLUB), tmp_path / "console")
+    try:
+        assert not console.busy and push_delay(settings, console) == settings.push_interval
+        state = (f"bridge/{CLUB}/table/1/state", b"{}", 1.0, False)
+        console._backlog.extend([state] * 400)
+        assert console.busy and push_delay(settings, console) == settings.busy_push_interval > settings.push_interval
+        console._backlog.clear()
+        assert not console.busy
+    finally:
+        console.store.close()
