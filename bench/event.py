@@ -131,6 +131,8 @@ def run(args: argparse.Namespace) -> Json:
           "script's client of the head console's /ws has {\"kind\": \"alarm\"} for it; the parts:")
     parts = {**PARTS, "link+broker": "-> a bare MQTT subscriber on the centre has the alert (link, the room's "
                                      "Mosquitto, the bridge, the central Mosquitto)",
+             "  brokers": "of which: -> the bare subscriber on the centre has it (paho's socket, the room's "
+                          "Mosquitto, the bridge, the central Mosquitto)",
              "console": "-> the WebSocket client has the alarm (head console process, web server, WebSocket)"}
     for part in PARTS:
         print(f"  {part.strip():<11} {parts[part]}")

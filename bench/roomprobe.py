@@ -309,6 +309,8 @@ def stop_group(proc: subprocess.Popen[Any], timeout: float = 10) -> None:
 PARTS = {
     "table": "sensor event -> the table's log committed (engine, sensing, step, fsync)",
     "link+broker": "-> a bare MQTT subscriber has the alert (link publisher, paho, Mosquitto)",
+    "  link": "of which: the table's link handed the alert to paho (its publisher thread, in the table's process)",
+    "  brokers": "of which: -> the bare subscriber has it (paho's socket, the broker(s))",
     "console": "-> the WebSocket client has the alarm (console process, web server, WebSocket)",
     "  mqtt in": "of which: the console's paho thread later than the bare subscriber",
     "  thread+ws": "of which: the console thread's batch, the web server's loop, the WebSocket",
@@ -348,6 +350,9 @@ def latencies(event: str, samples: list[Json], client: AlarmClient, tap: AlertTa
         if sample.get("committed") is not None and isinstance(received, float):
             out["table"].append(1000 * (sample["committed"] - sample["emit"]))
             out["link+broker"].append(1000 * (at_tap - sample["committed"]))
+            if sample.get("published") is not None:
+                out["  link"].append(1000 * (sample["published"] - sample["committed"]))
+                out["  brokers"].append(1000 * (at_tap - sample["published"]))
             out["console"].append(1000 * (at_ws - at_tap))
             out["  mqtt in"].append(1000 * (received - at_tap))
             out["  thread+ws"].append(1000 * (at_ws - received))

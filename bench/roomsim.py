@@ -102,6 +102,11 @@ class SimulatedTable:
         self.sim = SimTable(default_deck(), self.rt.clock)
         self.rt.start([self.sim])
         self.link = TableLink(self.rt, ClubAddress.parse(url), table_id)
+        self.published_at: float | None = None
+        """When the link handed the armed irregularity's alert to paho (wall time; None: not yet)."""
+        self._watching = False
+        self._publish_row = self.link._publish_row
+        self.link._publish_row = self._timed_publish_row  # type: ignore[method-assign]
         self.link.start()
         self._armed = False
         self.committed = threading.Event()
@@ -117,9 +122,18 @@ class SimulatedTable:
             self.commit_time = time.time()
             self.committed.set()
 
+    def _timed_publish_row(self, row: Any) -> None:
+        """The link's own, and when it handed the armed irregularity's alert (``raised``) to paho."""
+        self._publish_row(row)
+        if self._watching and getattr(row, "kind", None) == "alert" and row.body.get("event") == "raised":
+            self._watching = False
+            self.published_at = time.time()
+
     def _arm(self) -> None:
         """The next commit is the irregularity's (the caller has let everything before it through)."""
         self.committed.clear()
+        self.published_at = None
+        self._watching = True
         self._armed = True
 
     def _sync(self, dt: float) -> None:
@@ -290,8 +304,12 @@ class Worker:
             raise errors[0]
 
     def _report(self, t: SimulatedTable, event: str, emitted: float, phase: str, timeout: float = WAIT) -> None:
-        self.say({"event": event, "table": t.id, "phase": phase, "emit": emitted,
-                  "committed": t.committed_at(timeout)})
+        committed = t.committed_at(timeout)
+        deadline = time.monotonic() + (min(timeout, 5.0) if committed is not None else 0.0)
+        while t.published_at is None and time.monotonic() < deadline:  # the link's publisher thread, next
+            time.sleep(0.002)
+        self.say({"event": event, "table": t.id, "phase": phase, "emit": emitted, "committed": committed,
+                  "published": t.published_at})
 
     def to_the_revoke(self, t: SimulatedTable, phase: str, pause: Callable[[], None] = lambda: None) -> None:
         """The last board finished, a new one to the lead out of turn (timed), accepted, declarer's card."""
