@@ -217,3 +217,5 @@ class ConsoleCatchUp:
         overdue = {t for t, since in self._early_since.items() if now - since >= _LANE_GRACE}
         if overdue:
             self._publish_acks(self._keep([], {}, [], overdue))
+            for table in overdue & set(self._early_since):  # still early: looked at again a grace later
+                self._early_since[table] = now
