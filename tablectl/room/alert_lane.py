@@ -99,14 +99,9 @@ class AlertLane:
             log.warning("the room's broker refused the console's alert lane (user %s: %s): the alerts come on the "
                         "console's main connection, behind its other messages; run tablectl room init again to "
                         "give the broker the lane's user", self.address.username, reason)
-            threading.Thread(target=self._give_up, name="alert-lane-stop", daemon=True).start()
+            # stop asking a broker that has no lane user (from a thread of its own: paho's cannot stop itself)
+            threading.Thread(target=self.stop, name="alert-lane-stop", daemon=True).start()
             self._on_refused(reason)
-
-    def _give_up(self) -> None:
-        """Stop asking a broker that has no lane user (from a thread of its own: not paho's)."""
-        self._stopping = True
-        self._client.disconnect()
-        self._client.loop_stop()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
                        properties: object) -> None:

@@ -101,6 +101,16 @@ class Broker:
         self.process.restart()
 
 
+class WallClock:
+    """The console's wall clock, moved on by the test (starts at the real time)."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
 ANON_CONF = """\
 # a test broker that lets anyone in (tests/room/conftest.py)
 listener {port} {host}

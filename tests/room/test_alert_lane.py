@@ -13,30 +13,21 @@ from tablectl.room.address import ClubAddress
 from tablectl.room.broker import _write_passwd
 from tablectl.room.console import Console
 from tablectl.room.process import find_mosquitto_passwd
-from tests.room.conftest import CLUB, Broker, Peer, running_console
+from tests.room.conftest import CLUB, Broker, Peer, WallClock, running_console
 from tests.room.test_link import wait
 from tests.room.test_room_trust import _message
 
 CALL = {"alert": "arbiter_called", "seat": "N", "what": "N called the Director", "alarm": True}
 
 
-class Clock:
-    """A wall clock moved by hand (the console's gap grace)."""
-
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
+@pytest.fixture
+def clock() -> WallClock:
+    """The console's wall clock, moved on by hand past the gap grace."""
+    return WallClock()
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def lane_console(club_broker: Broker, tmp_path: Path, clock: Clock) -> Iterator[Console]:
+def lane_console(club_broker: Broker, tmp_path: Path, clock: WallClock) -> Iterator[Console]:
     yield from running_console(club_broker.address("console"), tmp_path / "console", wall=clock)
 
 
@@ -82,7 +73,7 @@ def test_without_a_lane_user_the_alerts_come_on_the_main_connection(
 
 
 def test_an_alert_that_overtakes_the_event_before_it_waits_for_it_and_no_table_is_asked_again(
-        club_broker: Broker, lane_console: Console, clock: Clock, peers: Callable[..., Peer]) -> None:
+        club_broker: Broker, lane_console: Console, clock: WallClock, peers: Callable[..., Peer]) -> None:
     """Two connections need not deliver in the table's order: an alert ahead of its event is held, not
     a gap, while the event is on its way (within ``_LANE_GRACE``); then both are acknowledged."""
     token = lane_console._tokens.get("1")
@@ -96,7 +87,7 @@ def test_an_alert_that_overtakes_the_event_before_it_waits_for_it_and_no_table_i
 
 
 def test_a_message_missing_past_the_grace_is_a_gap_the_table_is_asked_to_send_again(
-        club_broker: Broker, lane_console: Console, clock: Clock, peers: Callable[..., Peer]) -> None:
+        club_broker: Broker, lane_console: Console, clock: WallClock, peers: Callable[..., Peer]) -> None:
     """The event before an alert never comes (lost on its way): once ``_LANE_GRACE`` has passed the
     console asks the table to send again what follows what it holds (a new token in its acknowledgement)."""
     from tablectl.room.console_catchup import _LANE_GRACE

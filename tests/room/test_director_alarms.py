@@ -20,23 +20,13 @@ from controller.fieldscore import loads_session
 from controller.room.console import UNDO_SECONDS
 from controller.seats import Seat
 from tablectl.room.console import Console
-from tests.room.conftest import Broker, running_console
+from tests.room.conftest import Broker, WallClock, running_console
 from tests.room.test_link import Table, _auction_to_lead, wait
 from tests.room.test_room_results import MITCHELL_3
 from web_ui.app import create_app
 from web_ui.service import WebSettings
 
 Json = dict[str, Any]
-
-
-class WallClock:
-    """The console's wall clock, moved on by the test (starts at the real time)."""
-
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

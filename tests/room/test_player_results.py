@@ -7,7 +7,6 @@ Waits are bounded polls on a condition, never bare sleeps."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,23 +16,13 @@ from fastapi.testclient import TestClient
 
 from controller.room.console import UNDO_SECONDS
 from tablectl.room.console import Console
-from tests.room.conftest import Broker
+from tests.room.conftest import Broker, WallClock
 from tests.room.test_link import wait
 from tests.room.test_room_results import DEAL, MITCHELL_3, Table
 from web_ui.app import create_app
 from web_ui.service import WebSettings
 
 Json = dict[str, Any]
-
-
-class WallClock:
-    """The console's wall clock, moved on by the test (starts at the real time)."""
-
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
