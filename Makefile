@@ -124,7 +124,7 @@ hardware: setup hardware-tools
 	$(PY) hardware/diagrams/make_diagrams.py --check
 
 # The project on the Pi's own OS: Debian bookworm arm64 under qemu-user (hardware/pi/README.md).
-# About 60 min the first time on a loaded 2-core machine (the root and its venv are then kept in
+# 15 to 60 min the first time on a 2-core machine (the root and its venv are then kept in
 # .cache/pi-root), 9 min after. Not part of `make test`: hardware/pi/README.md says why.
 pi-check: setup
 	bash hardware/pi/pi-check.sh

@@ -9,6 +9,7 @@ import sys
 import time
 
 import pcbnew
+import route_repair
 import router
 from route_geometry import Shape
 
@@ -67,19 +68,20 @@ def problem(board: pcbnew.BOARD) -> router.Problem:
                 obstacles.append(router.Obstacle(
                     Shape("segment", (mm(a.x), mm(a.y)), (mm(b.x), mm(b.y)), mm(item.GetWidth()) / 2),
                     frozenset({router.F_CU if layer == pcbnew.F_Cu else router.B_CU})))
-    for t in board.GetTracks():          # fixed tracks and vias (the loops' returns, the switches' joins)
-        if isinstance(t, pcbnew.PCB_VIA):
-            c = t.GetPosition()
-            pads.append(router.Pad(t.GetNetname(), Shape("circle", (mm(c.x), mm(c.y)), r=mm(t.GetWidth()) / 2),
-                                   frozenset({router.F_CU, router.B_CU}), mm(t.GetDrillValue()), terminal=False))
-            continue
-        a, b = t.GetStart(), t.GetEnd()
-        pads.append(router.Pad(t.GetNetname(), Shape("segment", (mm(a.x), mm(a.y)), (mm(b.x), mm(b.y)),
-                                                            mm(t.GetWidth()) / 2),
-                               frozenset({router.F_CU if t.GetLayer() == pcbnew.F_Cu else router.B_CU}),
-                               terminal=False))
+    pads += [_fixed(t) for t in board.GetTracks()]     # fixed tracks and vias (the loops' returns, the switches' joins)
     return router.Problem((mm(min(x0, x1)), mm(min(y0, y1)), mm(max(x0, x1)), mm(max(y0, y1))),
                           tuple(pads), tuple(obstacles), POWER)
+
+
+def _fixed(t: pcbnew.PCB_TRACK) -> router.Pad:
+    """A track or via already on the board as the router's fixed copper of its net."""
+    if isinstance(t, pcbnew.PCB_VIA):
+        c = t.GetPosition()
+        return router.Pad(t.GetNetname(), Shape("circle", (mm(c.x), mm(c.y)), r=mm(t.GetWidth()) / 2),
+                          frozenset({router.F_CU, router.B_CU}), mm(t.GetDrillValue()), terminal=False)
+    a, b = t.GetStart(), t.GetEnd()
+    return router.Pad(t.GetNetname(), Shape("segment", (mm(a.x), mm(a.y)), (mm(b.x), mm(b.y)), mm(t.GetWidth()) / 2),
+                      frozenset({router.F_CU if t.GetLayer() == pcbnew.F_Cu else router.B_CU}), terminal=False)
 
 
 def set_rules(board: pcbnew.BOARD) -> None:
@@ -98,6 +100,11 @@ def set_rules(board: pcbnew.BOARD) -> None:
 
 
 def add(board: pcbnew.BOARD, result: router.Result) -> None:
+    """The routes onto the board, and the fixed copper the router took up off it."""
+    lifted = set(result.lifted)
+    for t in list(board.GetTracks()):
+        if _fixed(t) in lifted:
+            board.Remove(t)
     layer = {router.F_CU: pcbnew.F_Cu, router.B_CU: pcbnew.B_Cu}
     for t in result.tracks:
         track = pcbnew.PCB_TRACK(board)
@@ -125,7 +132,13 @@ def route(board: pcbnew.BOARD, name: str) -> tuple[router.Result, float]:
     def progress(done: int, total: int, net: str) -> None:
         print(f"\r{name}: {done}/{total} nets routed ({net})".ljust(70), end="", file=sys.stderr, flush=True)
 
-    result = router.route(problem(board), BOARD_RULES.get(name, RULES), progress)
+    rules = BOARD_RULES.get(name, RULES)
+    routing = problem(board)
+    result = router.route(routing, rules, progress)
     print(file=sys.stderr)
+    if result.failed:
+        print(f"{name}: {', '.join(result.failed)} not joined; routing again round the pads left", file=sys.stderr)
+        result = route_repair.repair(routing, result, rules, progress)
+        print(file=sys.stderr)
     add(board, result)
     return result, time.monotonic() - start

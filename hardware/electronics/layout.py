@@ -17,9 +17,8 @@ then KiCad's design-rule check (``drc-<board>.rpt``), Gerbers and drill files
 manufacturer part numbers (``<board>-fab-bom.csv``) and a Specctra file (``<board>.dsn``).
 
 The check fails on any DRC violation (clearance, courtyards, holes, the outline), on a pad
-whose net is not the netlist's, and on a connection left unrouted on the seat unit. What the
-router leaves on the pad board (one connection: README.md) is counted and printed: finish it
-in KiCad's PCB editor before ordering.
+whose net is not the netlist's, and on a connection left unrouted on either board (the router's
+second pass, ``route_repair.py``, routes what its first pass left walled in).
 """
 
 from __future__ import annotations
@@ -382,10 +381,7 @@ def make(b: circuits.Board, out: Path, route: bool = True) -> tuple[list[str], s
     violations, unrouted, _ = drc(saved, out / f"drc-{b.name}.rpt")
     if violations:
         problems.append(f"{b.name}: {violations} design-rule violations (drc-{b.name}.rpt)")
-    if unrouted and b.name == "pad-board" and route:
-        print(f"{b.name}: {unrouted} connections not routed (the router gave up on: {', '.join(routed.failed)}): "
-              "finish them in KiCad before ordering this board (README.md)", file=sys.stderr)
-    elif unrouted:
+    if unrouted:
         problems.append(f"{b.name}: {unrouted} connections not routed (drc-{b.name}.rpt; nets the router "
                         f"could not finish: {', '.join(routed.failed) or 'none'})")
     plot(saved, out / f"{b.name}-gerbers")

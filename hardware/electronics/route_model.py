@@ -92,12 +92,13 @@ class Result:
     failed: tuple[str, ...]                         # nets not fully joined
     nets: int                                       # nets with two terminals or more
     ripped: int = 0
+    lifted: tuple[Pad, ...] = ()                    # fixed copper the router took up (off the board too)
 
     def length(self) -> float:
         return sum(math.dist(t.a, t.b) for t in self.tracks)
 
 
-def _touch(a: Pad, b: Pad) -> bool:
+def touch(a: Pad, b: Pad) -> bool:
     """Do two pieces of a net's copper meet (a layer in common, an end, centre or corner of one on the other)?"""
     if not a.layers & b.layers:
         return False
@@ -129,13 +130,13 @@ def fixed_groups(problem: Problem) -> tuple[Problem, dict[Pad, tuple[Pad, ...]]]
     for i, p in enumerate(pads):
         if p.net:
             by_net.setdefault(p.net, []).append(i)
-    for members in by_net.values():
-        fixed = [i for i in members if not pads[i].terminal]
+    for indices in by_net.values():
+        fixed = [i for i in indices if not pads[i].terminal]
         if not fixed:
             continue
         for i in fixed:
-            for j in members:
-                if i != j and find(i) != find(j) and _touch(pads[i], pads[j]):
+            for j in indices:
+                if i != j and find(i) != find(j) and touch(pads[i], pads[j]):
                     parent[find(i)] = find(j)
     kept: dict[int, int] = {}
     for i, p in enumerate(pads):

@@ -28,7 +28,8 @@ How it routes:
   fought over where they can, and leave them to the net that cannot.
 - **What is left**: each net that could not be joined whole is routed last as far as it goes
   (a pad it cannot reach is left out; from another start pad when the first is walled in), so
-  that only the pads it could not reach stay unconnected; ``Result.failed`` still names it.
+  that only the pads it could not reach stay unconnected; ``Result.failed`` still names it, and
+  ``route_repair.repair`` can then route the copper round those pads again.
 
 The same problem and rules give the same board: no clock, no hash order, ties broken by insertion.
 """

@@ -38,39 +38,35 @@ def boards(kicad_python: Path, tmp_path_factory: pytest.TempPathFactory) -> Path
     out = tmp_path_factory.mktemp("boards")
     done = subprocess.run([str(kicad_python), str(LAYOUT), "--out", str(out)], capture_output=True, text=True,
                           timeout=600, cwd=ROOT)
+    (out / "layout.log").write_text(done.stderr, encoding="utf-8")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return out
 
 
-def test_both_boards_pass_kicads_design_rule_check_and_the_seat_unit_is_fully_routed(boards: Path) -> None:
+def test_both_boards_pass_kicads_design_rule_check_and_are_fully_routed(boards: Path) -> None:
+    """KiCad's own check of the routed boards: no violation, no connection left, on either board (the pad board's
+    last connection, walled in at the reader chip by the first pass, is routed by the router's second pass)."""
     summary = (boards / "layout.txt").read_text(encoding="utf-8")
     assert re.search(r"seat-unit: 80 x 60 mm, \d+ footprints, 36 nets; DRC 0 violations, 0 unconnected; "
                      r"routed 32 nets: [1-9]\d* tracks", summary), summary
-    assert re.search(r"pad-board: \d+ x \d+ mm, \d+ footprints, 111 nets; DRC 0 violations, \d+ unconnected; "
+    assert re.search(r"pad-board: \d+ x \d+ mm, \d+ footprints, 111 nets; DRC 0 violations, 0 unconnected; "
                      r"routed \d+ nets: [1-9]\d* tracks", summary), summary
     for name in ("seat-unit", "pad-board"):
         report = (boards / f"drc-{name}.rpt").read_text(encoding="utf-8")
-        assert "Severity: error" not in re.sub(r"\[unconnected_items\][^\[]*", "", report)
-    seat = (boards / "drc-seat-unit.rpt").read_text(encoding="utf-8")
-    assert "** Found 0 unconnected pads **" in seat and "[unconnected_items]" not in seat
+        assert "Severity: error" not in report, report[:3000]
+        assert "** Found 0 unconnected pads **" in report and "[unconnected_items]" not in report
+        assert "[track_dangling]" not in report and "[via_dangling]" not in report      # no copper leading nowhere
     gerber = (boards / "seat-unit-gerbers" / "seat-unit-B_Cu.gbr").read_text(encoding="utf-8")
     assert "TO.N,MOSI" in gerber or "TO.N,GND" in gerber         # tracks with their nets on the back copper
 
 
-PAD_BOARD_LEFT = {"MOSI"}     # hardware/electronics/README.md: the one connection to draw by hand
-
-
-def test_the_pad_board_leaves_no_connection_but_the_one_the_readme_names(boards: Path) -> None:
-    """The router's result on the pad board, from KiCad's own count: every connection but MOSI's last one joined
-    (more left, or another net left, fails: the README would be wrong about what is left to draw)."""
+def test_the_pad_boards_walled_in_connection_is_routed_by_the_second_pass(boards: Path) -> None:
+    """The first pass leaves MOSI at the reader chip's pin 30 walled in (README.md); layout.py says so and the
+    second pass routes it, taking up the +3V3 fan-out in front of pin 32 that forced MISO across pin 30."""
+    log = (boards / "layout.log").read_text(encoding="utf-8")
+    assert "pad-board: MOSI not joined; routing again round the pads left" in log, log[-2000:]
     summary = (boards / "layout.txt").read_text(encoding="utf-8")
-    left = re.search(r"pad-board: [^\n]*DRC 0 violations, (\d+) unconnected", summary)
-    assert left, summary
-    assert int(left.group(1)) <= len(PAD_BOARD_LEFT), summary
-    report = (boards / "drc-pad-board.rpt").read_text(encoding="utf-8")
-    entries = [e for e in re.split(r"\n(?=\[)", report) if e.startswith("[unconnected_items]")]
-    nets = {n for entry in entries for n in re.findall(r"\[([^\]]+)\] (?:of|on)", entry)}
-    assert nets <= PAD_BOARD_LEFT, entries
+    assert re.search(r"pad-board: [^\n]*DRC 0 violations, 0 unconnected", summary), summary
 
 
 def test_the_fab_gets_gerbers_drill_position_and_bom_files(boards: Path) -> None:
@@ -147,7 +143,8 @@ def test_parts_placed_over_each_other_fail_the_design_rule_check(kicad_python: P
     layout = (ELECTRONICS / "layout.py").read_text(encoding="utf-8")
     (work / "layout.py").write_text(layout.replace("ROOT = HERE.parents[1]", f"ROOT = Path({str(ROOT)!r})"),
                                     encoding="utf-8")
-    for name in ("circuits.py", "antenna.py", "board_routes.py", "router.py", "route_geometry.py", "route_model.py"):
+    for name in ("circuits.py", "antenna.py", "board_routes.py", "router.py", "route_geometry.py", "route_model.py",
+                 "route_repair.py", "route_prune.py"):
         text = (ELECTRONICS / name).read_text(encoding="utf-8")
         text = text.replace("ROOT = Path(__file__).resolve().parents[2]", f"ROOT = Path({str(ROOT)!r})")
         (work / name).write_text(text, encoding="utf-8")
