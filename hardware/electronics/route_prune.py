@@ -83,14 +83,10 @@ class _Index:
                 for by in range(math.floor(y0), math.floor(y1) + 1):
                     self.buckets.setdefault((bx, by), []).append(i)
 
-    def near(self, p: Point, reach: float, layer: int, but: int) -> list[Track | Via | Pad]:
-        """The copper on ``layer`` whose box shares a bucket with the point grown by ``reach``."""
-        seen: set[int] = set()
-        for bx in range(math.floor(p[0] - reach), math.floor(p[0] + reach) + 1):
-            for by in range(math.floor(p[1] - reach), math.floor(p[1] + reach) + 1):
-                seen.update(self.buckets.get((bx, by), []))
-        seen.discard(but)
-        return [self.items[i] for i in sorted(seen) if layer in _layers(self.items[i])]
+    def near(self, p: Point, layer: int, but: int) -> list[Track | Via | Pad]:
+        """The copper on ``layer`` (but item ``but``) whose box holds the point's bucket."""
+        return [self.items[i] for i in self.buckets.get((math.floor(p[0]), math.floor(p[1])), [])
+                if i != but and layer in _layers(self.items[i])]
 
     def over(self, item: Track | Via, but: int) -> list[Track | Via | Pad]:
         """The copper whose box shares a bucket with the item's, on a layer of the item."""
@@ -106,8 +102,8 @@ class _Index:
 def _trimmed(i: int, tr: Track, index: _Index, loose: bool) -> Track | bool | None:
     """The track cut back to where copper meets it (None: taken off; True: both ends meet copper already). A
     track whose ends meet one and the same piece and nothing else (a stub left inside a pad) joins nothing."""
-    at_a = [id(o) for o in index.near(tr.a, 0.0, tr.layer, i) if _touches_point(o, tr.a, loose)]
-    at_b = [id(o) for o in index.near(tr.b, 0.0, tr.layer, i) if _touches_point(o, tr.b, loose)]
+    at_a = [id(o) for o in index.near(tr.a, tr.layer, i) if _touches_point(o, tr.a, loose)]
+    at_b = [id(o) for o in index.near(tr.b, tr.layer, i) if _touches_point(o, tr.b, loose)]
     if len(at_a) == 1 and at_a == at_b:
         return None
     bare_a, bare_b = not at_a, not at_b
