@@ -15,12 +15,18 @@ on the alerts. A broker whose files were written before there were lanes has no 
 is refused once, says so, and the console takes the alerts on its main connection instead
 (``on_refused``), as it did before. The lane keeps a persistent session too (QoS 1): what comes
 while it is away waits in the broker.
+
+A lane away while the main connection is up (``lost_since``) delays the alerts, nothing more: paho
+reconnects by itself within seconds. Once it has been away ``LANE_LATE`` seconds the console says
+so on its page (``Console.broker``'s ``alerts``), and ``on_change`` wakes the page then and again
+when the lane is back.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,7 +37,10 @@ from tablectl.room.link import room_client
 
 log = logging.getLogger(__name__)
 
-__all__ = ["AlertLane", "lane_address"]
+__all__ = ["LANE_LATE", "AlertLane", "lane_address"]
+
+LANE_LATE = 10.0
+"""Seconds the lane may be away (reconnecting) before the console's page says the alerts are late."""
 
 
 def lane_address(address: ClubAddress) -> ClubAddress:
@@ -46,7 +55,8 @@ class AlertLane:
     (the console's own); ``on_refused`` is called once if the broker refuses the lane's user."""
 
     def __init__(self, address: ClubAddress, client_id: str, on_message: Callable[..., None],
-                 on_refused: Callable[[str], None], *, keepalive: int = 5) -> None:
+                 on_refused: Callable[[str], None], *, keepalive: int = 5,
+                 on_change: Callable[[], None] = lambda: None, clock: Callable[[], float] = time.time) -> None:
         self.address = lane_address(address)
         self.topic = ClubTopics(address.club).alerts
         self.keepalive = keepalive
@@ -54,7 +64,11 @@ class AlertLane:
         """Linked and subscribed (the broker acknowledged the subscription): no alert is missed from now on."""
         self.refused: str | None = None
         """Why the broker refused the lane (None: it has not): the alerts then come on the main connection."""
+        self.lost_since: float | None = None
+        """Since when (``clock``) the lane has been away, from its start or from a drop (None: it is up, or refused)."""
         self._on_refused = on_refused
+        self._on_change = on_change
+        self._clock = clock
         self._stopping = False
         self._lock = threading.Lock()
         self._client = room_client(self.address, client_id, clean_session=False)
@@ -69,8 +83,17 @@ class AlertLane:
         return self.connected or self.refused is not None
 
     def start(self) -> None:
+        self._away()
         self._client.connect_async(self.address.host, self.address.port, keepalive=self.keepalive)
         self._client.loop_start()
+
+    def _away(self) -> None:
+        """The lane is not up from now on: ``LANE_LATE`` seconds later the page is woken, to say so if it still
+        is not."""
+        self.lost_since = self._clock()
+        timer = threading.Timer(LANE_LATE, self._on_change)
+        timer.daemon = True
+        timer.start()
 
     def stop(self) -> None:
         self._stopping = True
@@ -89,12 +112,16 @@ class AlertLane:
             self._refuse(f"its subscription to {self.topic} refused")
             return
         self.connected = True
+        if self.lost_since is not None:
+            self.lost_since = None
+            self._on_change()
 
     def _refuse(self, reason: str) -> None:
         """The broker will not give the lane the alerts: the console reads them on its main connection."""
         with self._lock:
             first = self.refused is None
             self.refused = reason
+            self.lost_since = None      # the alerts come on the main connection: not late
         if first:
             log.warning("the room's broker refused the console's alert lane (user %s: %s): the alerts come on the "
                         "console's main connection, behind its other messages; run tablectl room init again to "
@@ -108,3 +135,4 @@ class AlertLane:
         was, self.connected = self.connected, False
         if was and not self._stopping:
             log.warning("the console's alert lane lost the room's broker (%s): reconnecting", reason)
+            self._away()

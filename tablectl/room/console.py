@@ -197,7 +197,7 @@ class Console(ConsoleCatchUp, ConsoleMirror, ConsoleSession):
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
         self._lane = AlertLane(address, f"bridge-{self.club}-console-alerts", self._on_message, self._lane_refused,
-                               keepalive=keepalive)
+                               keepalive=keepalive, on_change=self._notify, clock=self._wall)
         self._early_since: dict[str, float] = {}
         """table -> since when a message of it waits for the one it follows (``_LANE_GRACE``)."""
 

@@ -50,6 +50,7 @@ from controller.room.clock import RoundClock
 from controller.room.console import OPEN_CALLS_PER_TABLE, Call, Room, Stream
 from controller.room.players import PlayerSettings
 from tablectl.room.address import valid_name
+from tablectl.room.alert_lane import LANE_LATE, AlertLane
 from tablectl.room.commands import command
 from tablectl.room.console_desk import DeskStore, absent_kept, adjust_kept, desk_json
 from tablectl.room.console_people import People
@@ -94,6 +95,7 @@ class ConsoleSession:
     _connected: bool
     _lost_since: float | None
     _lost_reason: str
+    _lane: AlertLane
     _subscribers: tuple[Callable[[Json], None], ...]
     _journal: Journal
     _stream: ResultsStream
@@ -263,11 +265,23 @@ class ConsoleSession:
         naming the cause and since when (the tables' tiles say nothing while it is lost)."""
         since = self._lost_since
         if self._connected or since is None:
-            return {"connected": True, "since": None, "text": None}
+            return {"connected": True, "since": None, "text": None, "alerts": self._alerts_late()}
         at = time.strftime("%H:%M", time.localtime(since))
         return {"connected": False, "since": since, "reason": self._lost_reason,
                 "text": f"The room's broker is unreachable since {at} ({self._lost_reason}): no table can reach you, "
                         "and nothing you send reaches a table. Check the room machine and its network."}
+
+    def _alerts_late(self) -> Json | None:
+        """The alert lane away for ``LANE_LATE`` seconds or more while the main connection is up:
+        ``{"since", "text"}`` (None: the alerts come as they should)."""
+        since = self._lane.lost_since
+        if since is None or self._wall() - since < LANE_LATE:
+            return None
+        at = time.strftime("%H:%M", time.localtime(since))
+        return {"since": since,
+                "text": f"The tables' alerts are held up since {at}: the console's line for them is reconnecting. "
+                        "Irregularities and calls for you wait at the room's broker and arrive when it is back; "
+                        "the tables' tiles keep coming. Walk the room meanwhile."}
 
     def view(self, table: str) -> Json | None:
         """The table's arbiter view as it last sent it (None: none yet). A table that sends it on

@@ -141,3 +141,30 @@ def test_a_console_whose_intake_is_behind_is_busy_and_its_pages_are_pushed_less_
         assert not console.busy
     finally:
         console.store.close()
+
+
+def test_a_lane_away_on_its_own_past_its_grace_tells_the_page_the_alerts_are_late_until_it_is_back(
+        lane_console: Console, clock: WallClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The main connection up, the alert lane's own socket dropped: within ``LANE_LATE`` nothing is said (paho
+    reconnects in seconds); past it the console's ``broker`` tells the page the alerts are held up, the page
+    is woken to show it, and it is said no more once the lane is back."""
+    import tablectl.room.alert_lane as alert_lane
+
+    monkeypatch.setattr(alert_lane, "LANE_LATE", 0.2)        # the timer that wakes the page, in real seconds
+    lane = lane_console._lane
+    assert lane.connected and lane_console.broker()["alerts"] is None
+    woken: list[dict[str, object]] = []
+    lane_console.subscribe(woken.append)
+    lane._client.disconnect()                                 # the lane's socket alone: the main one stays up
+    wait(lambda: lane.lost_since is not None, what="the lane away")
+    assert lane_console.broker() == {"connected": True, "since": None, "text": None, "alerts": None}
+    clock.now += alert_lane.LANE_LATE + 10.0                  # the console's own grace (10 s) passed
+    late = lane_console.broker()
+    assert late["connected"] and late["alerts"]["since"] == lane.lost_since
+    assert "alerts are held up" in late["alerts"]["text"] and "Walk the room" in late["alerts"]["text"]
+    wait(lambda: any(m.get("kind") == "changed" for m in woken), what="the page woken to show it")
+    lane._client.loop_stop()
+    lane._client.reconnect()
+    lane._client.loop_start()
+    wait(lambda: lane.connected, what="the lane back")
+    assert lane.lost_since is None and lane_console.broker()["alerts"] is None

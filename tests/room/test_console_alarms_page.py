@@ -2,8 +2,8 @@
 the page says whether the alarm can sound (off until a first tap) and whether the screen stays on;
 a table waiting for a ruling stays on "needs you" when "Done" is tapped; "On my way" shows on the
 table's own page, and its spectator page shows nothing of the board in play; "End the session"
-asks first and can be undone; a table gone during play is an alarm; the broker lost is one alarm
-naming the cause and since when."""
+asks first and can be undone; a table gone during play is an alarm; the alerts' own connection
+away for long says the alerts are held up; the broker lost is one alarm naming the cause and since when."""
 
 from __future__ import annotations
 
@@ -45,8 +45,11 @@ def room_pages(club_broker: Broker, tmp_path: Path) -> Iterator[tuple[str, str, 
         console.stop()
 
 
-def test_the_directors_alarms_at_phone_width(club_broker: Broker, room_pages: tuple[str, str, Table, Console]) -> None:
+def test_the_directors_alarms_at_phone_width(club_broker: Broker, room_pages: tuple[str, str, Table, Console],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     from playwright.sync_api import expect, sync_playwright
+
+    from tablectl.room import alert_lane, console_session
 
     url, table_url, t3, console = room_pages
     wait(lambda: console.room.tiles.get("3") is not None and console.room.tiles["3"].online, what="table 3 online")
@@ -105,6 +108,20 @@ def test_the_directors_alarms_at_phone_width(club_broker: Broker, room_pages: tu
             expect(tile.locator(".state-word")).to_have_text("OFFLINE IN PLAY")
             expect(page.locator("#tiles h3.needing")).to_have_text("Needs you")
             expect(page.locator("#alarms")).to_contain_text("Table 3 went offline during board 1")
+
+            # C2a: the alerts' own connection away past its grace: the alerts held up, the room's link not lost
+            monkeypatch.setattr(alert_lane, "LANE_LATE", 0.5)
+            monkeypatch.setattr(console_session, "LANE_LATE", 0.5)
+            lane = console._lane
+            lane._client.disconnect()
+            broker = page.locator("#broker-alarm")
+            expect(broker).to_be_visible()
+            expect(broker).to_contain_text("The tables' alerts are held up since")
+            expect(page.locator("#summary")).not_to_contain_text("Room link lost")
+            lane._client.loop_stop()
+            lane._client.reconnect()
+            lane._client.loop_start()
+            expect(broker).to_be_hidden()
 
             # C2: the broker goes: one alarm naming it and since when, not "4 offline"
             club_broker.stop()

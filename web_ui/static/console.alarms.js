@@ -13,6 +13,13 @@ let wakeLock = null;
 function renderBroker() {
   const b = room && room.broker;
   const box = document.getElementById("broker-alarm");
+  if (b && b.connected && b.alerts) {  // the alerts' own connection reconnecting: late, not lost
+    box.hidden = false;
+    box.replaceChildren(el("span", { class: "alarm-text" }, b.alerts.text),
+      el("span", { class: "alarm-hint" }, "Held up for ", ticking(room.now - b.alerts.since)));
+    brokerLostSince = null;
+    return;
+  }
   if (!b || b.connected) {
     box.hidden = true;
     brokerLostSince = null;
