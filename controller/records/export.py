@@ -8,6 +8,12 @@ holds the legal card that replaced it, unmarked, and the commentary names the ca
 its law, offender, chooser, options and ruling, is also written as commentary (PBN ``{}``,
 LIN ``nt|``), and so are the revoke transfers. The think times go into the supplemental
 AuctionTimeTable and PlayTimeTable sections (PBN 2.1 §5.4, §5.8); LIN has no place for them.
+
+A result the Director corrected (Law 79C, ``controller.table.corrections``) is written as it stands:
+PBN's Contract, Declarer, Result and Score are the corrected ones, while the auction and the play
+stay as the table saw them, and the commentary gives each correction (who, when, why) and the
+result as played. A reader that replays the record then finds the two apart, as they are. LIN has
+no result of its own beyond a claim: its commentary carries the same lines.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from controller.play import trick_winner
 from controller.records.model import BoardRecord
 from controller.seats import Seat
 from controller.table import BoardOutcome, TableState, think_times
+from controller.table.corrections import standing
 from controller.tempo import ActKind, auction_time_table, play_time_table
 
 __all__ = ["board_record", "records_of"]
@@ -41,15 +48,18 @@ def board_record(outcome: BoardOutcome, state: TableState) -> BoardRecord:
     tags: list[tuple[str, str]] = [(name, str(settings.get(name.lower(), "?"))) for name in _EVENT_TAGS]
     tags.append(("Scoring", "MP" if state.code.rules.duplicated_boards else
                  {"rubber": "Rubber", "chicago": "Chicago"}.get(state.code.name, state.code.name)))
-    contract = b.contract
+    contract, tricks, score_ns = b.contract, outcome.tricks, outcome.score_ns
+    now = standing(state, b.index)
+    if now is not None:  # Law 79C: the result that stands is the Director's; the auction and play as they were
+        contract, tricks, score_ns = now.contract, (now.tricks if now.contract is not None else None), now.score_ns
     if contract is not None:
         tags += [("Declarer", str(contract.declarer)), ("Contract", contract.text)]
-    elif b.auction.is_passed_out:
+    elif b.auction.is_passed_out or now is not None:
         tags += [("Contract", "Pass")]
-    if outcome.tricks is not None and contract is not None:
-        tags.append(("Result", str(outcome.tricks)))
-    if outcome.score_ns is not None:
-        tags.append(("Score", f"NS {outcome.score_ns}"))
+    if tricks is not None and contract is not None:
+        tags.append(("Result", str(tricks)))
+    if score_ns is not None:
+        tags.append(("Score", f"NS {score_ns}"))
     tags.append(("Termination", {"played": "normal", "claimed": "normal", "passed_out": "normal",
                                  "adjusted": "adjudication", "redeal": "rules infraction"}.get(
                                      outcome.status, "unterminated")))
@@ -59,9 +69,9 @@ def board_record(outcome: BoardOutcome, state: TableState) -> BoardRecord:
     return BoardRecord(
         source=f"table board {b.index}", number=b.number, dealer=b.dealer, vulnerability=b.vulnerability,
         deal=b.deal, calls=b.auction.calls, alerts=b.alerts, play=play_cards,
-        claim=outcome.tricks if outcome.tricks is not None and len(play_cards) < 52 else None,
+        claim=tricks if tricks is not None and len(play_cards) < 52 else None,
         marks=_play_marks(outcome, irregularities, leaders), tags=tuple(tags),
-        commentary=tuple(_commentary(irregularities, outcome)),
+        commentary=tuple(_commentary(irregularities, outcome) + _corrections(outcome, state)),
         call_marks=_call_marks(outcome), trick_leaders=leaders,
         sections=tuple(_time_tables(outcome)))
 
@@ -153,6 +163,19 @@ def _commentary(irregularities: Sequence[Irregularity], outcome: BoardOutcome) -
     out.extend(outcome.notes)
     if outcome.status == "adjusted":
         out.append(f"Result assigned by the arbiter: declarer {outcome.tricks} tricks")
+    return out
+
+
+def _corrections(outcome: BoardOutcome, state: TableState) -> list[str]:
+    """The Director's corrections of the board's result (Law 79C), each entry and its taking back, and what
+    was played when one stands: the record's Contract, Result and Score are then the corrected ones."""
+    index = outcome.board.index
+    out = [f"Law 79C: {e.words()} ({e.made})" for e in state.corrections if e.index == index]
+    if out and standing(state, index) is not None:
+        played = outcome.board.contract
+        out.append("The result stands as corrected; as played: " + (
+            "passed out" if played is None else
+            f"{played.text} by {played.declarer}, {outcome.tricks} tricks") + f", NS {outcome.score_ns}")
     return out
 
 

@@ -64,3 +64,23 @@ def test_both_duplicate_codes_export_matchpoint_scoring() -> None:
         state = _state(lines)
         assert state.code.name == code
         assert '[Scoring "MP"]' in pbn.dumps(records_of(state))
+
+
+def test_a_result_the_director_corrected_is_exported_as_it_stands_with_the_play_as_it_was_law_79c() -> None:
+    """PBN's Contract, Result and Score are the corrected ones; the auction stays as the table saw it, and the
+    commentary says who corrected what, why, and what was played. Taken back, the result as played returns."""
+    from tests.controller.test_result_corrections import CORRECTION, PLAYED, UNDO
+
+    state = replay_log(tablelog.loads(PLAYED + CORRECTION)).state
+    text = pbn.dumps(records_of(state))
+    assert '[Contract "6NT"]' in text and '[Result "12"]' in text and '[Score "NS 990"]' in text
+    assert "7NT Pass Pass Pass" in text                                     # the auction as it was
+    assert "Law 79C: board 1 corrected to 6NT= by N by Ann: 6NT was bid" in text
+    assert "as played: 7NT by N, 13 tricks, NS 1520" in text
+    back = pbn.loads(text)[0]
+    assert back.tag("Contract") == "6NT" and back.claim == 12
+    assert "Law 79C" in lin.dumps(records_of(state))
+
+    undone = pbn.dumps(records_of(replay_log(tablelog.loads(PLAYED + CORRECTION + UNDO)).state))
+    assert '[Contract "7NT"]' in undone and '[Result "13"]' in undone and '[Score "NS 1520"]' in undone
+    assert "correction 1 of board 1 taken back by Ann" in undone and "as played" not in undone
