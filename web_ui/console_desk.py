@@ -59,6 +59,7 @@ from controller.fieldscore.model import Artificial, Award
 from controller.records.people import Player
 from controller.room.adjustments import DeskEntry, DeskError, Played, absent
 from controller.room.console import Room
+from controller.room.deskmsg import with_answers
 from controller.room.event import EventSession, carry_over
 from controller.room.roster import RosterError, player
 from web_ui.desk_moves import moves_routes
@@ -97,7 +98,7 @@ class _OfRoom:
 
     def desk(self) -> Json:
         with self.lock:
-            return {"entries": self.room.results.desk.as_json()}
+            return {"entries": with_answers(self.room.results.desk.as_json(), self.room.desk_answers)}
 
     def adjust(self, entry: DeskEntry) -> Json:
         with self.lock:

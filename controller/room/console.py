@@ -108,6 +108,9 @@ class Room:
         """The boards the Director released to the players himself (``controller.room.release``)."""
         self.answers: dict[str, Json] = {}
         """table -> the Director's latest answer to its call (``on_my_way`` or ``done``), for its page."""
+        self.desk_answers: dict[tuple[str, int], Json] = {}
+        """(table, entry) -> the table's answer to a correction sent to its log (``controller.room.deskmsg``):
+        ``accepted``, the table's ``reason`` for a refusal, and when, for the desk."""
         self.folded: dict[str, int] = {}
         """table -> calls it made past ``OPEN_CALLS_PER_TABLE`` (counted, not queued)."""
         self._complete: tuple[RoomResults, int, bool] | None = None  # session_over's, at results.changes
@@ -214,6 +217,9 @@ class Room:
             for call in self._open(tile.table):
                 if call.irregularity is None and call.origin == "table":
                     self._resolve(call, now, "new board")
+        elif kind == "desk" and isinstance(body.get("entry"), int) and not isinstance(body.get("entry"), bool):
+            self.desk_answers[(tile.table, body["entry"])] = {"accepted": body.get("accepted") is not False,
+                                                              "reason": body.get("reason"), "at": since}
         elif kind == "command":
             ref = body.get("ref")
             if isinstance(ref, str):

@@ -28,7 +28,7 @@ from controller.errors import BridgeTableError
 from controller.room.adjustments import Desk, DeskEntry
 from controller.seats import Seat
 
-__all__ = ["DESK_LIMIT", "desk_actions", "desk_messages", "made_text"]
+__all__ = ["DESK_LIMIT", "desk_actions", "desk_messages", "made_text", "with_answers"]
 
 Json = dict[str, Any]
 
@@ -68,6 +68,19 @@ def desk_messages(desk: Desk, results: Mapping[str, Mapping[str, Mapping[str, An
         if body is not None:
             out.setdefault(e.table, []).append(body)
     return {table: {"kind": "desk", "table": table, "entries": entries} for table, entries in out.items()}
+
+
+def with_answers(entries: list[Json], answers: Mapping[tuple[str, int], Json]) -> list[Json]:
+    """The desk's entries (``Desk.as_json``), each correction and each taking back of one with ``table_answer``:
+    the table's answer once its log took the entry or refused it (``accepted``, the table's ``reason``, ``at``;
+    ``Room.desk_answers``), None while none has come. An entry that came from a room's console is known to
+    the table by that console's number (``from_room``)."""
+    corrections = {e["id"] for e in entries if e["kind"] == "correction"}
+    for e in entries:
+        if e["kind"] == "correction" or (e["kind"] == "undo" and e.get("undoes") in corrections):
+            number = e["from_room"]["entry"] if e.get("from_room") else e["id"]
+            e["table_answer"] = answers.get((e["table"], number))
+    return entries
 
 
 def _text(entry: Mapping[str, Any], key: str) -> str:

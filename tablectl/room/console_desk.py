@@ -12,12 +12,13 @@ import contextlib
 import json
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from controller.room.adjustments import Desk, DeskEntry, DeskError, absent
+from controller.room.deskmsg import with_answers
 from controller.room.results import RoomResults
 
 __all__ = ["DeskStore", "absent_kept", "adjust_kept", "desk_json", "load_desk", "restore_desk"]
@@ -142,6 +143,7 @@ def _keep(results: RoomResults, before: Desk, write: Callable[[], None], what: s
         raise DeskError(f"{what} could not be kept in the console's store ({exc}): nothing changed") from None
 
 
-def desk_json(results: RoomResults) -> Json:
-    """Every entry, oldest first, each with ``undone`` (taken back since)."""
-    return {"entries": results.desk.as_json()}
+def desk_json(results: RoomResults, answers: Mapping[tuple[str, int], Json] | None = None) -> Json:
+    """Every entry, oldest first, each with ``undone`` (taken back since), and the tables' answers to the
+    corrections sent to their logs (``table_answer``: ``controller.room.deskmsg.with_answers``)."""
+    return {"entries": with_answers(results.desk.as_json(), answers or {})}

@@ -387,7 +387,7 @@ class ConsoleSession:
     def desk(self) -> Json:
         """The Director's corrections and adjusted scores, oldest first."""
         with self._lock:
-            return desk_json(self.room.results)
+            return desk_json(self.room.results, self.room.desk_answers)
 
     def adjust(self, entry: DeskEntry) -> Json:
         """Make and keep the Director's ``entry`` (``by``: who), made now; the scores follow, the players

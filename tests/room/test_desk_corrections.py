@@ -68,6 +68,8 @@ def test_a_correction_at_the_desk_is_an_entry_of_the_tables_own_log_and_its_repl
         wait(lambda: _desk_answers(console), what="the table's answer at the console")
         answer = _desk_answers(console)[0]
         assert answer["accepted"] is True and answer["entry"] == made["id"] and answer["board"] == 1
+        desk = console.desk()["entries"][0]                          # the desk says the table's log took it
+        assert desk["id"] == made["id"] and desk["table_answer"]["accepted"] is True
         board = table.rt.snapshot().state.boards[0]
         assert board.status == "adjusted" and board.tricks == 9  # the table's own result is not rewritten
     finally:
@@ -137,8 +139,11 @@ def test_taking_a_correction_back_is_an_entry_of_its_own_and_the_result_stands_a
         _played_board_1(table, console)
         made = _correct(console, 7)
         wait(lambda: len(_corrections(table)) == 1, what="the correction")
-        console.adjust(DeskEntry(0, "undo", "", "", "Ann Smith", 0.0, "wrong board", undoes=made["id"]))
+        undo = console.adjust(DeskEntry(0, "undo", "", "", "Ann Smith", 0.0, "wrong board", undoes=made["id"]))
         wait(lambda: len(_corrections(table)) == 2, what="the undo at the table")
+        wait(lambda: len(_desk_answers(console)) == 2, what="the table's answer to the undo")
+        answers = {e["id"]: e["table_answer"] for e in console.desk()["entries"]}
+        assert answers[made["id"]]["accepted"] is True and answers[undo["id"]]["accepted"] is True
         view = table.rt.snapshot().state
         assert [c.kind for c in view.corrections] == ["correction", "undo"]
     finally:
@@ -164,3 +169,30 @@ def test_a_correction_of_a_board_the_table_has_not_finished_is_refused_and_chang
         assert _corrections(table) == []
     finally:
         table.stop()
+
+
+def test_the_desk_says_whether_the_tables_log_took_a_correction_refused_it_or_has_not_answered() -> None:
+    """The table's answer on its ``alert`` topic, as the desk shows it beside the entry (Law 79C): none yet,
+    taken, or refused with the table's reason; an adjusted score goes to no table's log and says nothing."""
+    from types import SimpleNamespace
+
+    from controller.room.adjustments import Artificial, Award, Desk
+    from controller.room.console import Room
+    from tablectl.room.console_desk import desk_json
+
+    room = Room("testclub")
+    desk = Desk().add(DeskEntry(0, "correction", "1", "1", "Ann", 0.0, "r", played=Played.parse("1NT", "N", 7)))
+    desk = desk.add(DeskEntry(0, "correction", "2", "2", "Ann", 0.0, "r", played=Played.parse("2S", "E", 8)))
+    desk = desk.add(DeskEntry(0, "artificial", "3", "3", "Ann", 0.0, "r", award=Artificial(Award.PLUS, Award.MINUS)))
+    results = SimpleNamespace(desk=desk)
+    entries = desk_json(results, room.desk_answers)["entries"]  # type: ignore[arg-type]
+    assert [e.get("table_answer", "none") for e in entries] == [None, None, "none"]
+    for table, entry, accepted in (("1", 1, True), ("2", 2, False)):
+        room.receive("alert", table, {
+            "v": 1, "session": "s", "seq": 1, "prev": 0,
+            "body": {"alert": "desk", "entry": entry, "board": int(table), "kind": "correction", "what": "w",
+                     "accepted": accepted, **({} if accepted else {"reason": "board 2 has not been finished"})}},
+            now=100.0)
+    first, second, _ = desk_json(results, room.desk_answers)["entries"]  # type: ignore[arg-type]
+    assert first["table_answer"] == {"accepted": True, "reason": None, "at": 100.0}
+    assert second["table_answer"] == {"accepted": False, "reason": "board 2 has not been finished", "at": 100.0}

@@ -1,7 +1,8 @@
 """The scoring desk in a real headless Chromium (/usr/bin/chromium) at phone width: the Director taps
 "Correct / adjust" on a traveller's row, gives an artificial score to each side (Law 12C2) and a
 split score (Law 12C1(c)), sees a result that cannot be refused with its reason, and takes an
-entry back; the history shows every entry with who and why, and the scores follow."""
+entry back; the history shows every entry with who and why, and the scores follow; a correction says when
+the table's own log has taken it (Law 79C)."""
 
 from __future__ import annotations
 
@@ -70,6 +71,23 @@ def test_the_director_adjusts_a_board_splits_a_score_and_takes_an_entry_back_on_
             scores = fake.room.results.scores()["boards"]["1"]
             # table 3's split: 0.3 x (420 beats both 400s: 4) + 0.7 x (-50 below both: 0) of a top of 4
             assert scores["3"]["points_ns"] == 1.2 and scores["2"]["points_ns"] == 2.4
+
+            # a correction goes to the table's own log (Law 79C): the history says when the table has taken it
+            phone.click(row.format("1"))
+            phone.select_option("#desk-kind", "correction")
+            phone.fill("#desk-contract", "4S")
+            phone.select_option("#desk-declarer", "N")
+            phone.fill("#desk-tricks", "9")
+            phone.fill("#desk-reason", "the table entered 10 tricks")
+            phone.click("#desk-record")
+            correction = phone.locator("#desk-history li[data-entry='4']")
+            expect(correction).to_contain_text("not in the table's log yet")
+            with fake._lock:
+                fake._receive("alert", "1", fake._envelope("1", {
+                    "alert": "desk", "entry": 4, "board": 1, "kind": "correction", "accepted": True,
+                    "what": "the Director's correction 4 of board 1 is in the table's log"}))
+            expect(correction).to_contain_text("in the table's log")
+            expect(correction).not_to_contain_text("not in the table's log yet")
 
             fake.play("4")  # a table's message: the room is pushed again, with the desk's travellers
             marks = "table.traveller[data-board='1'] tr.desk-mark-row[data-for='{}']"

@@ -149,11 +149,30 @@ function renderDeskHistory() {
   replaceChildren("desk-history", el("ol", { class: "desk-history" }, deskEntries.slice().reverse().map((e) =>
     el("li", { "data-entry": e.id, class: e.undone ? "undone" : null },
       el("b", {}, "#" + e.id + " Board " + e.board + ", table " + e.table + ": "), e.what,
-      e.undone ? el("span", { class: "finding" }, " (taken back)") : null,
+      e.undone ? el("span", { class: "finding" }, " (taken back)") : null, tableAnswer(e),
       el("small", { class: "muted" }, " \u2014 " + e.reason + " (" + e.by + ", " + when(e.at) +
         (e.from_room ? ", at " + (e.from_room.room ? "room " + e.from_room.room : "the table's room") + "'s console" : "") + ")"),
       !e.undone && e.kind !== "undo" && !e.from_room
         ? el("button", { type: "button", class: "secondary desk-undo", onclick: () => undoDesk(e) }, "Undo") : null))));
+}
+
+// whether the table's own log took the correction (Law 79C) or refused it, or has not answered yet
+function tableAnswer(e) {
+  if (!("table_answer" in e)) return null;  // an adjusted score: it goes to no table's log
+  const a = e.table_answer;
+  if (!a) return el("small", { class: "muted desk-answer" }, " \u00b7 not in the table's log yet");
+  return a.accepted ? el("small", { class: "muted desk-answer" }, " \u00b7 in the table's log")
+    : el("span", { class: "finding desk-answer" }, " \u00b7 the table refused it: " + (a.reason || "no reason given"));
+}
+
+// a table's log took or refused a correction (its "desk" alert): the history is read again to say so
+let deskAnswersSeen = "";
+function deskAnswersArrived() {
+  const seen = JSON.stringify((room.alerts || []).filter((a) => a.alert === "desk").map((a) => [a.table, a.entry, a.time]));
+  if (seen === deskAnswersSeen) return;
+  const first = deskAnswersSeen === "";
+  deskAnswersSeen = seen;
+  if (!first) loadDesk();
 }
 
 async function loadDesk() {

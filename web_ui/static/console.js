@@ -240,6 +240,7 @@ function renderRoom() {
       : "All quiet", " \u00b7 " + tiles.length + (tiles.length === 1 ? " table" : " tables"),
   offline && !brokerLost ? " \u00b7 " + offline + " offline" : null);
   renderBroker();  // console.alarms.js
+  if (typeof deskAnswersArrived === "function") deskAnswersArrived();  // console.desk.js
   document.title = (waiting.length ? "(" + waiting.length + ") " : "") + "Director";
   settleAlarms();
   renderCalls();
