@@ -12,7 +12,10 @@
   in the other (Law 78B); the match total converts to VPs on a 20-VP scale (``VpScale``:
   the WBF continuous scale, or a discrete one).
 - A weighted assigned score (Law 12C1(c)) takes no part in the Butler datum; each of its
-  scores is IMPed against it and the IMPs weighted. In cross-IMPs it counts, for the other
+  scores is IMPed against it and the IMPs weighted. In a team match each of its scores is IMPed
+  against the other room's (each of that room's, when it is weighted too) and the IMPs weighted
+  by the shares, to 0.01 IMP: the method the WBF's Code of Practice gives for weighted scores
+  (IMP each outcome, then weight), as read here. In cross-IMPs it counts, for the other
   tables, as a share of a result for each of its scores, as in matchpoints.
 - An artificial score takes no part in the datum or the other results' IMPs; it scores its
   award, +3/0/-3 IMPs (Law 12C2), and in summed cross-IMPs that award against each other result
@@ -142,12 +145,14 @@ def cross_imp_board(board: str, section: str | None, results: Sequence[Result],
     return BoardScore(board, section, tuple(scored))
 
 
-def _room_imps(home_ns: Result, away_ns: Result, conventions: Conventions) -> int:
+def _room_imps(home_ns: Result, away_ns: Result, conventions: Conventions) -> float:
     """The home team's IMPs on a board before penalties: its two rooms' scores against each other;
-    with an artificial score in a room, the home team's award there (the mean of its awards)."""
-    if home_ns.weighted or away_ns.weighted:
-        raise FieldScoreError(f"board {home_ns.board}: a weighted score in a team match is not scored yet "
-                              "(give the score of each room or an artificial score)")
+    with a weighted score in a room (or both), each of its scores against the other room's, the IMPs
+    weighted by the shares (to 0.01 IMP); with an artificial score in a room, the home team's award there
+    (the mean of its awards)."""
+    if home_ns.artificial is None and away_ns.artificial is None and (home_ns.weighted or away_ns.weighted):
+        return round(sum(wh * wa * imps(sh - sa) for sh, wh in home_ns.components
+                         for sa, wa in away_ns.components), 2)
     if home_ns.score is not None and away_ns.score is not None:
         return imps(home_ns.score - away_ns.score)
     awards = []
@@ -162,14 +167,15 @@ def score_match(match: Match, conventions: Conventions, vp: VpScale | None = Non
     """A team match: the home team's IMPs per board, both teams' totals after penalties, and
     the VPs of the margin on ``vp`` (the conventions' scale when not given)."""
     per_board = []
-    home_total = away_total = 0
+    home_total: float = 0
+    away_total: float = 0
     for home_ns, away_ns in match.boards:
         gained = _room_imps(home_ns, away_ns, conventions)
         per_board.append((home_ns.board, gained))
         home_pen = home_ns.penalty_ns + away_ns.penalty_ew
         away_pen = home_ns.penalty_ew + away_ns.penalty_ns
-        home_total += max(gained, 0) - round(home_pen)
-        away_total += max(-gained, 0) - round(away_pen)
+        home_total = round(home_total + max(gained, 0) - round(home_pen), 2)   # whole IMPs but for weighted
+        away_total = round(away_total + max(-gained, 0) - round(away_pen), 2)  # scores' shares
     scale = vp if vp is not None else conventions.vp
     vps = scale.vps(home_total - away_total, len(match.boards)) if scale is not None else (None, None)
     return MatchScore(match, tuple(per_board), home_total, away_total, vps[0], vps[1])

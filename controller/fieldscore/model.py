@@ -408,9 +408,10 @@ class MatchScore:
     """A team match scored: the home team's IMPs on each board, both totals and VPs."""
 
     match: Match
-    imps: tuple[tuple[str, int], ...]
-    home_imps: int
-    away_imps: int
+    imps: tuple[tuple[str, float], ...]
+    """The home team's IMPs on each board: whole IMPs, but a weighted score's shares (to 0.01)."""
+    home_imps: float
+    away_imps: float
     home_vps: float | None = None
     away_vps: float | None = None
 

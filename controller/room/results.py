@@ -205,8 +205,8 @@ class RoomResults(DealsSeen, MovementWays):
 
     def adjust(self, entry: DeskEntry) -> DeskEntry:
         """Add the Director's ``entry`` (its id given here) and score again; DeskError, nothing
-        changed, for a board the table neither played nor should play, a correction where there is no
-        result, or a weighted score in a team match."""
+        changed, for a board the table neither played nor should play, or a correction where there is no
+        result."""
         played = entry.table in self.results.get(entry.board, {})
         if entry.kind == "correction" and not played:
             raise DeskError(f"table {entry.table} has no result on board {entry.board} to correct "
@@ -217,8 +217,6 @@ class RoomResults(DealsSeen, MovementWays):
         if entry.kind != "undo" and not played and not due:
             raise DeskError(f"table {entry.table} did not play board {entry.board}, and the movement does not "
                             "give it that board")
-        if len(entry.assigned) > 1 and self.session is not None and self.session.scoring is Scoring.TEAMS:
-            raise DeskError("a weighted score in a team match is not scored yet: assign one result")
         self.desk = self.desk.add(entry)
         added = self.desk.entries[-1]
         self._rescore(added.board)  # an entry (taking back one included) touches its own board alone

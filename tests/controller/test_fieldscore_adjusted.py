@@ -124,3 +124,21 @@ def test_the_club_sets_its_artificial_awards_in_the_session_file_law_12c2() -> N
     for bad in ("awards = [40, 50, 60]", "awards = [60, 50]", "award_imps = [30, 0, -3]", 'awards = "60"'):
         with pytest.raises(MovementError, match=r"awards|award_imps"):
             loads_session('[session]\nmovement = "mitchell"\ntables = 3\nboards_per_round = 2\n' + bad + "\n")
+
+
+def test_a_weighted_score_in_a_team_match_is_each_outcome_imped_against_the_other_room_then_weighted_law_12c1c(
+        ) -> None:
+    from controller.fieldscore.imps import score_match
+    from controller.fieldscore.model import Match
+
+    # board 1: the home team's room 4S= 30 %, 4S-1 70 % (420 / -50), the other room 420: 0.3 x 0 + 0.7 x -10
+    b1 = (Result("1", "H", "A", weighted=((420, 30.0), (-50, 70.0))), Result("1", "A", "H", score=420))
+    # board 2: both rooms weighted: every pair of outcomes, weighted by the product of their shares:
+    # 0.2 x imps(0) + 0.3 x imps(720) + 0.2 x imps(-450) + 0.3 x imps(270) = 0 + 3.6 - 2 + 2.1
+    b2 = (Result("2", "H", "A", weighted=((620, 50.0), (170, 50.0))),
+          Result("2", "A", "H", weighted=((620, 40.0), (-100, 60.0))))
+    # board 3: an ordinary board stays whole IMPs
+    b3 = (Result("3", "H", "A", score=100), Result("3", "A", "H", score=140))
+    ms = score_match(Match("H", "A", (b1, b2, b3)), Conventions(vp=None))
+    assert ms.imps == (("1", -7.0), ("2", 3.7), ("3", -1))
+    assert (ms.home_imps, ms.away_imps) == (3.7, 8.0)

@@ -154,3 +154,16 @@ def test_every_entry_reads_back_from_its_json_as_kept() -> None:
     room.results.adjust(_entry("undo", undoes=2))
     for e in room.results.desk.entries:
         assert DeskEntry.from_json(e.as_json()) == e
+
+
+def test_a_weighted_score_in_a_team_match_is_scored_not_refused_law_12c1c() -> None:
+    from controller.fieldscore import loads_session
+
+    room = Room("c", session=loads_session('[session]\nmovement = "teams"\nteams = ["Reds", "Blues"]\n'
+                                           'boards_per_round = 2\n'))
+    tables = Tables(room)
+    tables.result("1", 1, 420)    # Reds NS in the open room
+    tables.result("2", 1, 420)    # Blues NS in the closed room: a push
+    assigned = ((Played.parse("4S", "N", 10), 30.0), (Played.parse("4S", "N", 9), 70.0))
+    room.results.adjust(_entry("assigned", table="1", assigned=assigned))   # 420 30 %, -50 70 % for Reds
+    assert room.snapshot(0.0)["scores"]["boards"]["1"]["1"]["points_ns"] == -7.0   # 0.7 x imps(-470)
