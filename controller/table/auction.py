@@ -121,7 +121,9 @@ def _call_situation(board: BoardState, seat: Seat, call: Call) -> str | None:
         if broken.kind in (r.PASS_ONCE, r.PASS_ALL):
             return "call_by_player_required_to_pass"
         if broken.kind == r.REPEAT:
-            return "call_not_repeated"
+            # a pass to repeat (2017 30C: an artificial pass out of rotation is dealt with by 31, and
+            # 31A1 has the offender repeat it) is an obligation to pass: a bid breaking it is Law 37's
+            return "call_by_player_required_to_pass" if broken.call == PASS else "call_not_repeated"
         return "double_when_barred"
     return detect_insufficient_bid(auction, call) or detect_inadmissible_double(auction, call, seat)
 
@@ -177,7 +179,7 @@ def _call_while_held(state: TableState, board: BoardState, held: Held, act: a.Ma
         # D 37A / R 35B: condoned; the calls stand, no lead restriction
         state = _settle(state, irr.id, "accepted", option="accept", by=str(act.seat))
         board = _unhold(board, irr.id)
-        board = _drop(board, (r.PASS_ONCE,), offender)
+        board = _drop(board, (r.PASS_ONCE, r.REPEAT), offender)
         if state.code.rules.condoned_barred_call_bars_partner:
             board = _oblige(board, Obligation(r.PASS_ALL, offender, irr.id))
         state, board, events = _apply_call(state, board, offender, held.call, held.t,
