@@ -5,6 +5,7 @@ shutdown that was asked for, and no broker is left running."""
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -19,14 +20,32 @@ WAIT = 90.0
 
 
 def _free_base_port(count: int) -> int:
-    """A port P with P..P+count-1 free on 127.0.0.1 (checked once: the command says so if one is taken)."""
-    for _ in range(50):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            base: int = s.getsockname()[1]
-        if base + count < 65000 and all(_free(base + i) for i in range(1, count)):
+    """A port P with P..P+count-1 free on 127.0.0.1 (checked once: the command says so if one is taken), below
+    the kernel's range of ephemeral ports: there any program's outgoing connection (a broker client, a browser,
+    another test) may take one of them at random between this check and the command's start."""
+    low = _ephemeral_low()
+    pick = random.Random()
+    for _ in range(200):
+        base = pick.randrange(10_000, low - count)
+        if all(_bindable(base + i) for i in range(count)):
             return base
     raise AssertionError("no run of free ports")
+
+
+def _ephemeral_low() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+def _bindable(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
 
 
 def _free(port: int) -> bool:
