@@ -17,7 +17,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.room.conftest import require_mosquitto
+from tests.room.test_room_demo_stop import _free, _free_base_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PIN = "4711"
@@ -56,22 +56,6 @@ def _copy_repository(target: Path) -> Path:
             (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target / name)
     return target
-
-
-def _free_ports(count: int) -> int:
-    """The first of ``count`` consecutive free loopback ports (the console's, then table N's)."""
-    for _ in range(50):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            first: int = s.getsockname()[1]
-        if first + count < 65536 and all(_free(first + i) for i in range(count)):
-            return first
-    raise AssertionError("no run of free ports")
-
-
-def _free(port: int) -> bool:
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) != 0
 
 
 @contextlib.contextmanager
@@ -124,7 +108,7 @@ def test_a_clone_alone_runs_the_room_demo_on_boards_it_deals_and_an_alarm_reache
                            env={k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH")},
                            capture_output=True, text=True, check=True).stdout.strip()
     assert Path(which).is_relative_to(clone), f"the copy's code must run, not {which}"
-    port = _free_ports(TABLES + 1)
+    port = _free_base_port(TABLES + 1)
     with _room_demo(clone, tmp_path / "room", port) as (proc, printed):
         _wait(lambda: any("started in" in line for line in printed) or proc.poll() is not None,
               STARTED_WITHIN, "start", printed)
