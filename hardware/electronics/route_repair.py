@@ -105,11 +105,12 @@ def repair(problem: Problem, result: Result, rules: Rules,
     """The first pass's result with the copper round its unreached pads routed again (see the module's text),
     taken up within each of :data:`REACHES` in turn until nothing is left unjoined; the first pass's result
     itself when none leaves fewer nets unjoined."""
+    places = unreached(problem, result) if result.failed else []
     best = result
     for reach in REACHES:
-        if not best.failed:
+        if not best.failed or not places:
             break
-        again = reroute(problem, result, rules, reach, progress=progress)
+        again = reroute(problem, result, rules, reach, places, progress)
         if DEBUG:
             print(f"repair within {reach} mm: left {again.failed}", file=sys.stderr)
         if len(again.failed) < len(best.failed):
@@ -117,18 +118,22 @@ def repair(problem: Problem, result: Result, rules: Rules,
     return best
 
 
-def reroute(problem: Problem, result: Result, rules: Rules, reach: float = REACH,
+def reroute(problem: Problem, result: Result, rules: Rules, reach: float = REACH, places: list[Pad] | None = None,
             progress: Callable[[int, int, str], None] | None = None) -> Result:
-    """The board with the copper round the unreached pads taken up and routed again: the routed copper within
-    ``reach`` of their centres, the fixed copper within :data:`FIXED_REACH` of their edges (and what it chains)."""
-    places = unreached(problem, result)
+    """The board with the copper round the unreached pads (``places``: :func:`unreached`'s, found when not given)
+    taken up and routed again: the routed copper within ``reach`` of their centres, the fixed copper within
+    :data:`FIXED_REACH` of their edges (and what it chains)."""
+    if places is None:
+        places = unreached(problem, result)
     if not places:
         return result
     fixed = [p for p in problem.pads if not p.terminal]
     lifted_fixed = _chained(fixed, [i for i, p in enumerate(fixed) if any(_gap(p, q) <= FIXED_REACH for q in places)])
     lifted = tuple(fixed[i] for i in sorted(lifted_fixed))
-    keep_tracks = tuple(t for t in result.tracks if not _near(as_copper((t,), ())[0], places, reach))
-    keep_vias = tuple(v for v in result.vias if not _near(as_copper((), (v,))[0], places, reach))
+    taken_t = [_near(c, places, reach) for c in as_copper(result.tracks, ())]
+    taken_v = [_near(c, places, reach) for c in as_copper((), result.vias)]
+    keep_tracks = tuple(t for t, taken in zip(result.tracks, taken_t, strict=True) if not taken)
+    keep_vias = tuple(v for v, taken in zip(result.vias, taken_v, strict=True) if not taken)
     board = tuple(p for p in problem.pads if p.terminal) + \
         tuple(p for i, p in enumerate(fixed) if i not in lifted_fixed)
     again = Problem(problem.box, board + tuple(as_copper(keep_tracks, keep_vias)), problem.obstacles, problem.power)
@@ -136,9 +141,8 @@ def reroute(problem: Problem, result: Result, rules: Rules, reach: float = REACH
     supplies = tuple(sorted(n for n in problem.power if n not in failed and n not in rules.last))
     second = route(again, replace(rules, first=failed, last=supplies + tuple(n for n in rules.last if n not in failed)),
                    progress)
-    kept_t, kept_v = set(keep_tracks), set(keep_vias)
-    touched = {p.net for p in lifted} | {t.net for t in result.tracks if t not in kept_t} | \
-        {v.net for v in result.vias if v not in kept_v} | {t.net for t in second.tracks}
+    touched = {p.net for p in lifted} | {t.net for t, taken in zip(result.tracks, taken_t, strict=True) if taken} | \
+        {v.net for v, taken in zip(result.vias, taken_v, strict=True) if taken} | {t.net for t in second.tracks}
     tracks, vias = prune(board, keep_tracks + second.tracks, keep_vias + second.vias, touched,
                          frozenset(second.tracks))
     return Result(tracks, vias, second.failed, result.nets, result.ripped + second.ripped, result.lifted + lifted)
