@@ -71,7 +71,7 @@ def board_record(outcome: BoardOutcome, state: TableState) -> BoardRecord:
         deal=b.deal, calls=b.auction.calls, alerts=b.alerts, play=play_cards,
         claim=tricks if tricks is not None and len(play_cards) < 52 else None,
         marks=_play_marks(outcome, irregularities, leaders), tags=tuple(tags),
-        commentary=tuple(_commentary(irregularities, outcome) + _corrections(outcome, state)),
+        commentary=tuple(_commentary(irregularities, outcome) + _corrections(outcome, state, now is not None)),
         call_marks=_call_marks(outcome), trick_leaders=leaders,
         sections=tuple(_time_tables(outcome)))
 
@@ -166,12 +166,12 @@ def _commentary(irregularities: Sequence[Irregularity], outcome: BoardOutcome) -
     return out
 
 
-def _corrections(outcome: BoardOutcome, state: TableState) -> list[str]:
+def _corrections(outcome: BoardOutcome, state: TableState, stands: bool) -> list[str]:
     """The Director's corrections of the board's result (Law 79C), each entry and its taking back, and what
-    was played when one stands: the record's Contract, Result and Score are then the corrected ones."""
+    was played when one ``stands``: the record's Contract, Result and Score are then the corrected ones."""
     index = outcome.board.index
     out = [f"Law 79C: {e.words()} ({e.made})" for e in state.corrections if e.index == index]
-    if out and standing(state, index) is not None:
+    if stands:
         played = outcome.board.contract
         out.append("The result stands as corrected; as played: " + (
             "passed out" if played is None else
