@@ -121,9 +121,7 @@ def _call_situation(board: BoardState, seat: Seat, call: Call) -> str | None:
         if broken.kind in (r.PASS_ONCE, r.PASS_ALL):
             return "call_by_player_required_to_pass"
         if broken.kind == r.REPEAT:
-            # a pass to repeat (2017 30C: an artificial pass out of rotation is dealt with by 31, and
-            # 31A1 has the offender repeat it) is an obligation to pass: a bid breaking it is Law 37's
-            return "call_by_player_required_to_pass" if broken.call == PASS else "call_not_repeated"
+            return "call_not_repeated"
         return "double_when_barred"
     return detect_insufficient_bid(auction, call) or detect_inadmissible_double(auction, call, seat)
 
@@ -179,7 +177,7 @@ def _call_while_held(state: TableState, board: BoardState, held: Held, act: a.Ma
         # D 37A / R 35B: condoned; the calls stand, no lead restriction
         state = _settle(state, irr.id, "accepted", option="accept", by=str(act.seat))
         board = _unhold(board, irr.id)
-        board = _drop(board, (r.PASS_ONCE, r.REPEAT), offender)
+        board = _drop(board, (r.PASS_ONCE,), offender)
         if state.code.rules.condoned_barred_call_bars_partner:
             board = _oblige(board, Obligation(r.PASS_ALL, offender, irr.id))
         state, board, events = _apply_call(state, board, offender, held.call, held.t,
@@ -372,7 +370,13 @@ def _resolve_obligations(state: TableState, board: BoardState, seat: Seat, call:
             continue
         if ob.kind in (r.OOR_BID_RHO, r.OOR_DOUBLE_RHO) and ob.seat.rho is seat:
             offender = ob.seat
-            if call.kind is CallKind.PASS:
+            if call.kind is CallKind.PASS and ob.call == PASS:
+                # an artificial pass dealt with as a bid (D 30C): repeating it is an obligation to pass, whose
+                # breach is Law 37's (LHO calling over it condones it)
+                new.append(Obligation(r.PASS_ONCE, offender, ob.source))
+                events.append(Event("rectification", f"{offender} must pass, repeating his pass "
+                                    f"({state.code.law('cite:repeat')})", offender))
+            elif call.kind is CallKind.PASS:
                 new.append(Obligation(r.REPEAT, offender, ob.source, ob.call))
                 events.append(Event("rectification", f"{offender} must repeat {ob.call} "
                                     f"({state.code.law('cite:repeat')})", offender))
