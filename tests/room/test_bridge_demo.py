@@ -12,8 +12,9 @@ import sys
 import time
 from pathlib import Path
 
+from tests.free_ports import free_base_port
 from tests.room.conftest import require_mosquitto
-from tests.room.test_room_demo_stop import WAIT, _free, _free_base_port, _processes_naming
+from tests.room.test_room_demo_stop import WAIT, _free, _processes_naming
 
 
 def _tables_held(path: Path) -> set[str]:
@@ -33,7 +34,7 @@ def test_the_event_demo_runs_rooms_bridged_to_the_head_console(tmp_path: Path) -
     require_mosquitto(passwd=True)
     rooms, tables = 2, 2
     count = 1 + rooms + rooms * tables
-    port = _free_base_port(count)
+    port = free_base_port(count)
     data = tmp_path / "event"
     env = {**os.environ, "BRIDGE_ARBITER_PIN": "2468"}
     event = subprocess.Popen([sys.executable, "-m", "tablectl", "room", "demo", "--rooms", str(rooms), "--tables",

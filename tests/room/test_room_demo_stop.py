@@ -5,7 +5,6 @@ shutdown that was asked for, and no broker is left running."""
 from __future__ import annotations
 
 import os
-import random
 import signal
 import socket
 import subprocess
@@ -13,39 +12,11 @@ import sys
 import time
 from pathlib import Path
 
+from tests.free_ports import free_base_port
 from tests.room.conftest import require_mosquitto
 
 WAIT = 90.0
 """Seconds the room may take to come up on a loaded machine (a condition waited on, not a figure)."""
-
-
-def _free_base_port(count: int) -> int:
-    """A port P with P..P+count-1 free on 127.0.0.1 (checked once: the command says so if one is taken), below
-    the kernel's range of ephemeral ports: there any program's outgoing connection (a broker client, a browser,
-    another test) may take one of them at random between this check and the command's start."""
-    low = _ephemeral_low()
-    pick = random.Random()
-    for _ in range(200):
-        base = pick.randrange(10_000, low - count)
-        if all(_bindable(base + i) for i in range(count)):
-            return base
-    raise AssertionError("no run of free ports")
-
-
-def _ephemeral_low() -> int:
-    try:
-        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        return 32768
-
-
-def _bindable(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-        return True
 
 
 def _free(port: int) -> bool:
@@ -68,7 +39,7 @@ def _processes_naming(text: str) -> list[int]:
 def test_ctrl_c_on_the_room_demo_stops_every_table_quietly_before_the_broker(tmp_path: Path, corpus: Path) -> None:
     require_mosquitto(passwd=True)
     tables = 2
-    port = _free_base_port(tables + 1)
+    port = free_base_port(tables + 1)
     data = tmp_path / "room"
     env = {**os.environ, "BRIDGE_CORPUS": str(corpus), "BRIDGE_ARBITER_PIN": "2468"}
     room = subprocess.Popen([sys.executable, "-m", "tablectl", "room", "demo", "--tables", str(tables), "--port",

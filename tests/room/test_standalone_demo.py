@@ -26,8 +26,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tests.free_ports import free_base_port
 from tests.room.conftest import require_mosquitto
-from tests.room.test_room_demo_stop import _free, _free_base_port
+from tests.room.test_room_demo_stop import _free
 
 ROOT = Path(__file__).resolve().parents[2]
 PIN = "4711"
@@ -108,7 +109,7 @@ def test_a_clone_alone_runs_the_room_demo_on_boards_it_deals_and_an_alarm_reache
                            env={k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSAFEPATH")},
                            capture_output=True, text=True, check=True).stdout.strip()
     assert Path(which).is_relative_to(clone), f"the copy's code must run, not {which}"
-    port = _free_base_port(TABLES + 1)
+    port = free_base_port(TABLES + 1)
     with _room_demo(clone, tmp_path / "room", port) as (proc, printed):
         _wait(lambda: any("started in" in line for line in printed) or proc.poll() is not None,
               STARTED_WITHIN, "start", printed)

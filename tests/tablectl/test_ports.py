@@ -22,18 +22,22 @@ from tablectl.ports import (
     port_problem,
     taken_ports_message,
 )
+from tests.free_ports import free_base_port
 
 HOLDER = "import socket, sys\n" \
-         "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen()\n" \
+         "s = socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1]))); s.listen()\n" \
          "print(s.getsockname()[1], flush=True); sys.stdin.read()\n"
 
 
 @pytest.fixture
 def held_port(tmp_path: Path) -> Iterator[tuple[int, int]]:
-    """A port another process listens on (``port_holder_for_test.py``): (port, that process's id)."""
+    """A port another process listens on (``port_holder_for_test.py``): (port, that process's id). The port
+    before it is free too (``room demo`` is given it, its table 1 the held one), and both lie below the
+    ephemeral ports (``tests.free_ports``), where no other program takes the free one meanwhile."""
     script = tmp_path / "port_holder_for_test.py"
     script.write_text(HOLDER)
-    proc = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, str(script), str(free_base_port(2) + 1)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
         port = int(proc.stdout.readline())
