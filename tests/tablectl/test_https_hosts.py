@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from drivers.config import loads
 from tablectl import serve
+from tests.free_ports import free_base_port
 from tests.room.test_tls import self_signed
 from tests.web_ui.conftest import make_app
 from tests.web_ui.console_fake import FakeConsole, console_settings
@@ -83,12 +84,6 @@ def test_listening_beyond_localhost_needs_https_unless_plain_http_is_said_outrig
         serve.server_options(_args(tls_cert=cert), None)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextlib.contextmanager
 def _serving(cmd: list[str], port: int, corpus: Path) -> Iterator[subprocess.Popen[bytes]]:
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
@@ -124,7 +119,7 @@ def _https(port: int, cert: Path, method: str, path: str, body: bytes | None = N
 def test_the_pages_are_served_over_https_with_the_clubs_certificate_and_secure_cookies(
         kind: str, tmp_path: Path, corpus: Path) -> None:
     cert, key = self_signed(tmp_path)
-    port = _free_port()
+    port = free_base_port(1)
     tls = ["--tls-cert", str(cert), "--tls-key", str(key), "--port", str(port), "--data-dir", str(tmp_path / "d")]
     if kind == "demo":
         cmd = [sys.executable, "-m", "tablectl", "demo", "--speed", "1", "--boards", "1", *tls]

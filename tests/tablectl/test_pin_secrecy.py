@@ -29,6 +29,7 @@ import pytest
 
 from drivers.config import verify_pin
 from tablectl import serve
+from tests.free_ports import free_base_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PIN_LINE = re.compile(r"PIN[^:\n]*: (\d{6})\b")
@@ -39,12 +40,6 @@ class Started:
     proc: subprocess.Popen[bytes]
     port: int
     read: list[bytes]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _drain(fd: int, into: list[bytes]) -> None:
@@ -121,7 +116,7 @@ def _command(kind: str, tmp_path: Path, port: int) -> tuple[list[str], Path, str
 @pytest.mark.parametrize("kind", ["run", "demo", "console"])
 def test_a_made_up_pin_is_kept_in_a_file_only_its_owner_reads_when_stdout_is_not_a_terminal(
         kind: str, tmp_path: Path, corpus: Path) -> None:
-    port = _free_port()
+    port = free_base_port(1)
     cmd, data, login = _command(kind, tmp_path, port)
     with _started(cmd, port, tty=False, env={"BRIDGE_CORPUS": str(corpus)}) as started:
         kept = data / "arbiter-pin"
@@ -137,7 +132,7 @@ def test_a_made_up_pin_is_kept_in_a_file_only_its_owner_reads_when_stdout_is_not
 @pytest.mark.parametrize("kind", ["run", "demo", "console"])
 def test_a_made_up_pin_is_shown_on_an_interactive_terminal_and_kept_nowhere(
         kind: str, tmp_path: Path, corpus: Path) -> None:
-    port = _free_port()
+    port = free_base_port(1)
     cmd, data, login = _command(kind, tmp_path, port)
     with _started(cmd, port, tty=True, env={"BRIDGE_CORPUS": str(corpus)}) as started:
         shown = PIN_LINE.search(b"".join(started.read).decode(errors="replace"))
@@ -151,7 +146,7 @@ def test_the_room_demo_keeps_its_made_up_pin_in_a_file_and_gives_it_to_its_table
     from tests.room.conftest import require_mosquitto
 
     require_mosquitto(passwd=True)
-    port = _free_port()
+    port = free_base_port(1)
     cmd = [sys.executable, "-m", "tablectl", "room", "demo", "--tables", "1", "--port", str(port),
            "--data-dir", str(tmp_path / "room")]
     with _started(cmd, port, tty=False, env={"BRIDGE_CORPUS": str(corpus)}) as started:

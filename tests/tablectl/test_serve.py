@@ -6,7 +6,6 @@ import argparse
 import logging
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ import pytest
 
 from drivers.config import hash_pin, loads, verify_pin
 from tablectl import serve
+from tests.free_ports import free_base_port
 
 
 def _args(**kw: object) -> argparse.Namespace:
@@ -90,15 +90,9 @@ def test_log_lines_carry_journald_priorities_under_systemd(monkeypatch: pytest.M
     assert err == ["<4>tablectl.test: reader N.play down", "<3>tablectl.test: log cannot be written"]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_demo_serves_the_pages_and_stops_cleanly_on_sigterm(tmp_path: Path, corpus: Path) -> None:
     pytest.importorskip("web_ui.app")
-    port = _free_port()
+    port = free_base_port(1)
     env = dict(os.environ, BRIDGE_CORPUS=str(corpus))
     proc = subprocess.Popen([sys.executable, "-m", "tablectl", "demo", "--port", str(port), "--speed", "20",
                              "--boards", "1", "--data-dir", str(tmp_path)],

@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.free_ports import free_base_port
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -34,12 +36,6 @@ class Live:
         return self.proc.pid
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def peak_rss(pid: int) -> int:
     """The peak resident memory of process ``pid`` so far, in bytes (``VmHWM``)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -51,7 +47,7 @@ def peak_rss(pid: int) -> int:
 @contextmanager
 def live_server(kind: str, *options: str) -> Iterator[Live]:
     """A subprocess serving ``kind`` ("table" or "console") on a free port of 127.0.0.1."""
-    port = free_port()
+    port = free_base_port(1)
     proc = subprocess.Popen([sys.executable, "-m", "tests.web_ui.live", kind, "--port", str(port), *options],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:

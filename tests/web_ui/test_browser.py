@@ -9,7 +9,6 @@ by ``make screenshots`` (``BRIDGE_SCREENSHOTS=1``, tests/web_ui/test_pages_width
 from __future__ import annotations
 
 import os
-import socket
 import tempfile
 import threading
 import time
@@ -22,6 +21,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from controller.records.tablelog import action_of
+from tests.free_ports import free_base_port
 from tests.web_ui.conftest import PIN, make_app
 from tests.web_ui.test_app import LOG
 from web_ui.local import LocalTable
@@ -35,17 +35,10 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI
                                 reason="no /usr/bin/chromium (make installs it)")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @contextmanager
 def serving(app: FastAPI) -> Iterator[str]:
     """``app`` served by uvicorn in a thread on a free port of 127.0.0.1; yields its base URL."""
-    port = _free_port()
+    port = free_base_port(1)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.web_ui.test_browser import ARGS, CHROMIUM, _free_port
+from tests.free_ports import free_base_port
+from tests.web_ui.test_browser import ARGS, CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[2]
 PIN = "8642"
@@ -28,7 +29,7 @@ pytestmark = [
 
 @pytest.fixture
 def demo(tmp_path: Path, corpus: Path) -> Iterator[str]:
-    port = _free_port()
+    port = free_base_port(1)
     env = dict(os.environ, PYTHONUNBUFFERED="1", BRIDGE_CORPUS=str(corpus))
     proc = subprocess.Popen(
         [sys.executable, "-m", "tablectl", "demo", "--port", str(port), "--data-dir", str(tmp_path),
